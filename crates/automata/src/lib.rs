@@ -1,0 +1,1 @@
+//! Automata over program statements: product, on-the-fly difference, shortest accepted words

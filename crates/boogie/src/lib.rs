@@ -1,0 +1,1 @@
+//! Boogie parser and type checker producing the Tracery program model

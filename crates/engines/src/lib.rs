@@ -1,0 +1,1 @@
+//! Verification algorithms over the program model (trace abstraction)

@@ -1,0 +1,214 @@
+//! Programs, procedures and their control-flow graphs.
+
+use crate::stmt::Stmt;
+use smt::{FuncDecl, Term};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// A position in a source file (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourcePos {
+    pub file: Arc<str>,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl fmt::Display for SourcePos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// What an error location stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ViolationKind {
+    /// An `assert` statement.
+    Assert,
+    /// A loop invariant that may not hold on entry or may not be maintained.
+    LoopInvariant,
+    /// A precondition at a call site.
+    Requires,
+    /// A postcondition at procedure exit.
+    Ensures,
+}
+
+impl ViolationKind {
+    /// The SV-COMP property this violation belongs to (printed as `FALSE(<property>)`).
+    pub fn property(self) -> &'static str {
+        match self {
+            ViolationKind::Assert | ViolationKind::LoopInvariant | ViolationKind::Requires | ViolationKind::Ensures => {
+                "unreach-call"
+            }
+        }
+    }
+
+    /// A short human description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ViolationKind::Assert => "assertion may fail",
+            ViolationKind::LoopInvariant => "loop invariant may not hold",
+            ViolationKind::Requires => "precondition of call may not hold",
+            ViolationKind::Ensures => "postcondition may not hold",
+        }
+    }
+}
+
+/// The property violated when an error location is reached.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    pub pos: Option<SourcePos>,
+}
+
+/// Index of a location in its CFG.
+pub type LocId = usize;
+/// Index of an edge in its CFG.
+pub type EdgeId = usize;
+
+/// A control location.
+#[derive(Clone, Debug)]
+pub struct Location {
+    /// A readable name (`L12`, `main.entry`, ...).
+    pub name: String,
+    pub pos: Option<SourcePos>,
+    /// Set when reaching this location violates a property.
+    pub error: Option<Violation>,
+}
+
+/// A call of a procedure: `rets := callee(args)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Call {
+    pub callee: String,
+    pub args: Vec<Term>,
+    pub rets: Vec<Term>,
+}
+
+/// What an edge does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    Stmt(Stmt),
+    Call(Call),
+}
+
+/// A CFG edge.
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub src: LocId,
+    pub dst: LocId,
+    pub label: Label,
+    pub pos: Option<SourcePos>,
+    /// Set when the statement over-approximates the program's semantics (the reason):
+    /// a feasible error trace through such an edge is not a counterexample.
+    pub overapprox: Option<String>,
+}
+
+/// A control-flow graph with one entry and one exit.
+#[derive(Clone, Debug, Default)]
+pub struct Cfg {
+    pub locs: Vec<Location>,
+    pub edges: Vec<Edge>,
+    pub entry: LocId,
+    pub exit: LocId,
+}
+
+impl Cfg {
+    /// Adds a location and returns its id.
+    pub fn add_loc(&mut self, name: impl Into<String>, pos: Option<SourcePos>) -> LocId {
+        self.locs.push(Location { name: name.into(), pos, error: None });
+        self.locs.len() - 1
+    }
+
+    /// Adds an error location for the given violation.
+    pub fn add_error_loc(&mut self, violation: Violation) -> LocId {
+        let name = format!("ERR{}", self.locs.len());
+        let pos = violation.pos.clone();
+        self.locs.push(Location { name, pos, error: Some(violation) });
+        self.locs.len() - 1
+    }
+
+    /// Adds an edge carrying a statement.
+    pub fn add_stmt(&mut self, src: LocId, dst: LocId, stmt: Stmt, pos: Option<SourcePos>) -> EdgeId {
+        self.add_edge(Edge { src, dst, label: Label::Stmt(stmt), pos, overapprox: None })
+    }
+
+    /// Adds an edge.
+    pub fn add_edge(&mut self, e: Edge) -> EdgeId {
+        self.edges.push(e);
+        self.edges.len() - 1
+    }
+
+    /// Outgoing edges of every location.
+    pub fn successors(&self) -> Vec<Vec<EdgeId>> {
+        let mut out = vec![Vec::new(); self.locs.len()];
+        for (i, e) in self.edges.iter().enumerate() {
+            out[e.src].push(i);
+        }
+        out
+    }
+
+    /// Incoming edges of every location.
+    pub fn predecessors(&self) -> Vec<Vec<EdgeId>> {
+        let mut inc = vec![Vec::new(); self.locs.len()];
+        for (i, e) in self.edges.iter().enumerate() {
+            inc[e.dst].push(i);
+        }
+        inc
+    }
+
+    /// Ids of the error locations.
+    pub fn error_locs(&self) -> Vec<LocId> {
+        (0..self.locs.len()).filter(|&l| self.locs[l].error.is_some()).collect()
+    }
+}
+
+/// A pre- or postcondition.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub formula: Term,
+    /// Free specs are assumed but never checked.
+    pub free: bool,
+    pub pos: Option<SourcePos>,
+}
+
+/// A procedure: signature, contract, and (if implemented) its body.
+#[derive(Clone, Debug)]
+pub struct Procedure {
+    pub name: String,
+    pub params: Vec<Term>,
+    pub rets: Vec<Term>,
+    pub locals: Vec<Term>,
+    /// Global variables the procedure may modify.
+    pub modifies: Vec<Term>,
+    pub requires: Vec<Spec>,
+    pub ensures: Vec<Spec>,
+    pub body: Option<Cfg>,
+    pub pos: Option<SourcePos>,
+}
+
+/// A whole program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// The source file name (for messages).
+    pub file: String,
+    /// Mutable global variables.
+    pub globals: Vec<Term>,
+    /// Global constants (never assigned).
+    pub consts: Vec<Term>,
+    pub functions: Vec<Arc<FuncDecl>>,
+    /// Assumptions about constants and functions that hold throughout.
+    pub axioms: Vec<Term>,
+    pub procedures: BTreeMap<String, Procedure>,
+    /// Procedures to verify, each as an entry point.
+    pub entries: Vec<String>,
+}
+
+/// The name of the variable that holds `x`'s value at procedure entry (`old(x)`).
+pub fn old_name(x: &str) -> String {
+    format!("old({x})")
+}
+
+/// The `old(x)` variable of a global `x`.
+pub fn old_var(x: &Term) -> Term {
+    Term::var(&old_name(x.var_name().unwrap_or("?")), x.sort.clone())
+}

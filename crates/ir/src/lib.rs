@@ -1,0 +1,12 @@
+//! The program model of Tracery: procedures, one control-flow graph per procedure whose edges
+//! carry statements with transition formulas, error locations tagged with the violated property,
+//! and the passes that prepare a program for an engine.
+
+pub mod cfg;
+pub mod stmt;
+
+pub use cfg::{
+    old_name, old_var, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Procedure, Program, SourcePos, Spec,
+    Violation, ViolationKind,
+};
+pub use stmt::{Stmt, TransFormula};

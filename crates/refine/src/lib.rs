@@ -1,0 +1,1 @@
+//! Trace checks and assertion sources (Newton, Craig by Farkas), Hoare triples

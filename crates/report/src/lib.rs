@@ -1,0 +1,1 @@
+//! Verdicts, counterexamples and statistics as text and JSON

@@ -1,0 +1,456 @@
+//! Term builders. Each performs cheap local simplification (flattening, constant folding,
+//! neutral and absorbing elements), so that terms stay small without a separate pass.
+
+use crate::sort::Sort;
+use crate::term::{FuncDecl, Kind, Op, Quantifier, Term};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The literal `true`.
+pub fn tt() -> Term {
+    Term::mk(Kind::Bool(true), vec![], Sort::Bool)
+}
+
+/// The literal `false`.
+pub fn ff() -> Term {
+    Term::mk(Kind::Bool(false), vec![], Sort::Bool)
+}
+
+/// A Boolean literal.
+pub fn bool_lit(b: bool) -> Term {
+    if b {
+        tt()
+    } else {
+        ff()
+    }
+}
+
+/// An integer literal.
+pub fn int(i: i64) -> Term {
+    int_big(BigInt::from(i))
+}
+
+/// An integer literal from a big integer.
+pub fn int_big(i: BigInt) -> Term {
+    Term::mk(Kind::Int(i), vec![], Sort::Int)
+}
+
+/// A real literal.
+pub fn real(r: BigRational) -> Term {
+    Term::mk(Kind::Real(r), vec![], Sort::Real)
+}
+
+/// A numeric literal of the given arithmetic sort.
+pub fn num(r: BigRational, sort: &Sort) -> Term {
+    if *sort == Sort::Int && r.is_integer() {
+        int_big(r.to_integer())
+    } else {
+        real(r)
+    }
+}
+
+fn app(op: Op, args: Vec<Term>, sort: Sort) -> Term {
+    Term::mk(Kind::App(op), args, sort)
+}
+
+/// Negation.
+pub fn not(a: &Term) -> Term {
+    match &a.kind {
+        Kind::Bool(b) => bool_lit(!b),
+        Kind::App(Op::Not) => a.args[0].clone(),
+        _ => app(Op::Not, vec![a.clone()], Sort::Bool),
+    }
+}
+
+fn junction(args: &[Term], is_and: bool) -> Term {
+    let op = if is_and { Op::And } else { Op::Or };
+    let mut flat: Vec<Term> = Vec::with_capacity(args.len());
+    let mut stack: Vec<Term> = args.iter().rev().cloned().collect();
+    while let Some(t) = stack.pop() {
+        match &t.kind {
+            Kind::Bool(b) if *b == is_and => {}
+            Kind::Bool(_) => return bool_lit(!is_and),
+            Kind::App(o) if *o == op => stack.extend(t.args.iter().rev().cloned()),
+            _ => {
+                if !flat.contains(&t) {
+                    flat.push(t)
+                }
+            }
+        }
+    }
+    let set: BTreeSet<&Term> = flat.iter().collect();
+    if flat.iter().any(|t| t.op() == Some(&Op::Not) && set.contains(&t.args[0])) {
+        return bool_lit(!is_and);
+    }
+    match flat.len() {
+        0 => bool_lit(is_and),
+        1 => flat.pop().unwrap_or_else(tt),
+        _ => app(op, flat, Sort::Bool),
+    }
+}
+
+/// Conjunction (flattened, `true` dropped, `false` absorbing, duplicates removed).
+pub fn and(args: &[Term]) -> Term {
+    junction(args, true)
+}
+
+/// Disjunction (flattened, `false` dropped, `true` absorbing, duplicates removed).
+pub fn or(args: &[Term]) -> Term {
+    junction(args, false)
+}
+
+/// Binary conjunction.
+pub fn and2(a: &Term, b: &Term) -> Term {
+    and(&[a.clone(), b.clone()])
+}
+
+/// Binary disjunction.
+pub fn or2(a: &Term, b: &Term) -> Term {
+    or(&[a.clone(), b.clone()])
+}
+
+/// Implication, as `¬a ∨ b`.
+pub fn implies(a: &Term, b: &Term) -> Term {
+    or(&[not(a), b.clone()])
+}
+
+/// If-then-else.
+pub fn ite(c: &Term, a: &Term, b: &Term) -> Term {
+    if c.is_true() || a == b {
+        return a.clone();
+    }
+    if c.is_false() {
+        return b.clone();
+    }
+    if a.sort == Sort::Bool {
+        if a.is_true() && b.is_false() {
+            return c.clone();
+        }
+        if a.is_false() && b.is_true() {
+            return not(c);
+        }
+    }
+    app(Op::Ite, vec![c.clone(), a.clone(), b.clone()], a.sort.clone())
+}
+
+/// Equality (for Bool operands: equivalence).
+pub fn eq(a: &Term, b: &Term) -> Term {
+    if a == b {
+        return tt();
+    }
+    if a.is_literal() && b.is_literal() {
+        return bool_lit(literal_eq(a, b));
+    }
+    if a.sort == Sort::Bool {
+        if a.is_true() {
+            return b.clone();
+        }
+        if b.is_true() {
+            return a.clone();
+        }
+        if a.is_false() {
+            return not(b);
+        }
+        if b.is_false() {
+            return not(a);
+        }
+    }
+    let (a, b) = if a.id() <= b.id() { (a, b) } else { (b, a) };
+    app(Op::Eq, vec![a.clone(), b.clone()], Sort::Bool)
+}
+
+fn literal_eq(a: &Term, b: &Term) -> bool {
+    match (a.as_rational(), b.as_rational()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Pairwise distinctness.
+pub fn distinct(args: &[Term]) -> Term {
+    match args.len() {
+        0 | 1 => tt(),
+        2 => not(&eq(&args[0], &args[1])),
+        _ => app(Op::Distinct, args.to_vec(), Sort::Bool),
+    }
+}
+
+fn cmp_lits(a: &Term, b: &Term) -> Option<std::cmp::Ordering> {
+    Some(a.as_rational()?.cmp(&b.as_rational()?))
+}
+
+/// `a <= b`.
+pub fn le(a: &Term, b: &Term) -> Term {
+    if a == b {
+        return tt();
+    }
+    match cmp_lits(a, b) {
+        Some(o) => bool_lit(o != std::cmp::Ordering::Greater),
+        None => app(Op::Le, vec![a.clone(), b.clone()], Sort::Bool),
+    }
+}
+
+/// `a < b`.
+pub fn lt(a: &Term, b: &Term) -> Term {
+    if a == b {
+        return ff();
+    }
+    match cmp_lits(a, b) {
+        Some(o) => bool_lit(o == std::cmp::Ordering::Less),
+        None => app(Op::Lt, vec![a.clone(), b.clone()], Sort::Bool),
+    }
+}
+
+/// `a >= b`, as `b <= a`.
+pub fn ge(a: &Term, b: &Term) -> Term {
+    le(b, a)
+}
+
+/// `a > b`, as `b < a`.
+pub fn gt(a: &Term, b: &Term) -> Term {
+    lt(b, a)
+}
+
+/// Sum (flattened, literals folded).
+pub fn add(args: &[Term]) -> Term {
+    let sort = args.first().map(|a| a.sort.clone()).unwrap_or(Sort::Int);
+    let mut constant = BigRational::zero();
+    let mut rest = Vec::new();
+    let mut stack: Vec<Term> = args.iter().rev().cloned().collect();
+    while let Some(t) = stack.pop() {
+        if let Some(r) = t.as_rational() {
+            constant += r;
+        } else if t.op() == Some(&Op::Add) {
+            stack.extend(t.args.iter().rev().cloned());
+        } else {
+            rest.push(t);
+        }
+    }
+    if !constant.is_zero() || rest.is_empty() {
+        rest.push(num(constant, &sort));
+    }
+    if rest.len() == 1 {
+        return rest.pop().unwrap_or_else(|| int(0));
+    }
+    app(Op::Add, rest, sort)
+}
+
+/// `a - b`.
+pub fn sub(a: &Term, b: &Term) -> Term {
+    if let (Some(x), Some(y)) = (a.as_rational(), b.as_rational()) {
+        return num(x - y, &a.sort);
+    }
+    if b.as_rational().is_some_and(|r| r.is_zero()) {
+        return a.clone();
+    }
+    if a == b {
+        return num(BigRational::zero(), &a.sort);
+    }
+    app(Op::Sub, vec![a.clone(), b.clone()], a.sort.clone())
+}
+
+/// `-a`.
+pub fn neg(a: &Term) -> Term {
+    if let Some(x) = a.as_rational() {
+        return num(-x, &a.sort);
+    }
+    if a.op() == Some(&Op::Neg) {
+        return a.args[0].clone();
+    }
+    app(Op::Neg, vec![a.clone()], a.sort.clone())
+}
+
+/// Product (literals folded).
+pub fn mul(args: &[Term]) -> Term {
+    let sort = args.first().map(|a| a.sort.clone()).unwrap_or(Sort::Int);
+    let mut constant = BigRational::one();
+    let mut rest = Vec::new();
+    for t in args {
+        match t.as_rational() {
+            Some(r) => constant *= r,
+            None => rest.push(t.clone()),
+        }
+    }
+    if constant.is_zero() {
+        return num(constant, &sort);
+    }
+    if rest.is_empty() {
+        return num(constant, &sort);
+    }
+    if !constant.is_one() {
+        rest.insert(0, num(constant, &sort));
+    }
+    if rest.len() == 1 {
+        return rest.pop().unwrap_or_else(|| int(0));
+    }
+    app(Op::Mul, rest, sort)
+}
+
+/// Integer division (SMT-LIB `div`).
+pub fn int_div(a: &Term, b: &Term) -> Term {
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        if !y.is_zero() {
+            return int_big(euclid_div(x, y));
+        }
+    }
+    if b.as_int().is_some_and(|y| y.is_one()) {
+        return a.clone();
+    }
+    app(Op::IntDiv, vec![a.clone(), b.clone()], Sort::Int)
+}
+
+/// Integer remainder (SMT-LIB `mod`).
+pub fn modulo(a: &Term, b: &Term) -> Term {
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        if !y.is_zero() {
+            return int_big(x - y * euclid_div(x, y));
+        }
+    }
+    if b.as_int().is_some_and(|y| y.abs().is_one()) {
+        return int(0);
+    }
+    app(Op::Mod, vec![a.clone(), b.clone()], Sort::Int)
+}
+
+/// Euclidean division as SMT-LIB defines `div`: `x = y*q + r` with `0 <= r < |y|`.
+pub fn euclid_div(x: &BigInt, y: &BigInt) -> BigInt {
+    let (q, r) = x.div_mod_floor(y);
+    if r.is_negative() || (y.is_negative() && !r.is_zero()) {
+        // div_mod_floor gives r with the sign of y; shift to a non-negative remainder
+        if y.is_negative() {
+            q + 1
+        } else {
+            q - 1
+        }
+    } else {
+        q
+    }
+}
+
+/// Real division.
+pub fn real_div(a: &Term, b: &Term) -> Term {
+    if let (Some(x), Some(y)) = (a.as_rational(), b.as_rational()) {
+        if !y.is_zero() {
+            return real(x / y);
+        }
+    }
+    app(Op::RealDiv, vec![a.clone(), b.clone()], Sort::Real)
+}
+
+/// Int to Real conversion.
+pub fn to_real(a: &Term) -> Term {
+    if let Some(x) = a.as_int() {
+        return real(BigRational::from_integer(x.clone()));
+    }
+    if a.sort == Sort::Real {
+        return a.clone();
+    }
+    app(Op::ToReal, vec![a.clone()], Sort::Real)
+}
+
+/// Real to Int conversion (floor).
+pub fn to_int(a: &Term) -> Term {
+    if let Kind::Real(r) = &a.kind {
+        return int_big(r.floor().to_integer());
+    }
+    if a.sort == Sort::Int {
+        return a.clone();
+    }
+    app(Op::ToInt, vec![a.clone()], Sort::Int)
+}
+
+/// Array read.
+pub fn select(a: &Term, i: &Term) -> Term {
+    let elem = match &a.sort {
+        Sort::Array(_, e) => (**e).clone(),
+        s => s.clone(),
+    };
+    match a.op() {
+        Some(Op::Store) if a.args[1] == *i => return a.args[2].clone(),
+        Some(Op::Store) if a.args[1].is_literal() && i.is_literal() => return select(&a.args[0], i),
+        Some(Op::ConstArray(_)) => return a.args[0].clone(),
+        _ => {}
+    }
+    app(Op::Select, vec![a.clone(), i.clone()], elem)
+}
+
+/// Array write.
+pub fn store(a: &Term, i: &Term, v: &Term) -> Term {
+    if a.op() == Some(&Op::Store) && a.args[1] == *i {
+        return store(&a.args[0], i, v);
+    }
+    app(Op::Store, vec![a.clone(), i.clone(), v.clone()], a.sort.clone())
+}
+
+/// The constant array of sort `sort` (an array sort) whose every element is `v`.
+pub fn const_array(sort: &Sort, v: &Term) -> Term {
+    app(Op::ConstArray(sort.clone()), vec![v.clone()], sort.clone())
+}
+
+/// Application of an uninterpreted function.
+pub fn apply(f: &Arc<FuncDecl>, args: &[Term]) -> Term {
+    app(Op::Apply(f.clone()), args.to_vec(), f.range.clone())
+}
+
+/// A quantified formula. Variables that do not occur free in `body` are dropped.
+pub fn quant(q: Quantifier, vars: &[Term], body: &Term) -> Term {
+    let free = crate::subst::free_vars(body);
+    let vars: Vec<Term> = vars.iter().filter(|v| free.contains(*v)).cloned().collect();
+    if vars.is_empty() {
+        return body.clone();
+    }
+    Term::mk(Kind::Quant(q, vars), vec![body.clone()], Sort::Bool)
+}
+
+/// `∀ vars. body`.
+pub fn forall(vars: &[Term], body: &Term) -> Term {
+    quant(Quantifier::Forall, vars, body)
+}
+
+/// `∃ vars. body`.
+pub fn exists(vars: &[Term], body: &Term) -> Term {
+    quant(Quantifier::Exists, vars, body)
+}
+
+/// Rebuilds a node of the same kind as `t` over new arguments, simplifying on the way.
+pub fn rebuild(t: &Term, args: Vec<Term>) -> Term {
+    if args.iter().zip(t.args.iter()).all(|(a, b)| a == b) && args.len() == t.args.len() {
+        return t.clone();
+    }
+    match &t.kind {
+        Kind::Quant(q, vars) => quant(*q, vars, &args[0]),
+        Kind::App(op) => apply_op(op, &args, &t.sort),
+        _ => t.clone(),
+    }
+}
+
+/// Builds `op(args)` with the simplifying builder for `op`.
+pub fn apply_op(op: &Op, args: &[Term], sort: &Sort) -> Term {
+    match op {
+        Op::Not => not(&args[0]),
+        Op::And => and(args),
+        Op::Or => or(args),
+        Op::Implies => implies(&args[0], &args[1]),
+        Op::Ite => ite(&args[0], &args[1], &args[2]),
+        Op::Eq if args.len() == 2 => eq(&args[0], &args[1]),
+        Op::Distinct => distinct(args),
+        Op::Le if args.len() == 2 => le(&args[0], &args[1]),
+        Op::Lt if args.len() == 2 => lt(&args[0], &args[1]),
+        Op::Add => add(args),
+        Op::Sub if args.len() == 2 => sub(&args[0], &args[1]),
+        Op::Neg => neg(&args[0]),
+        Op::Mul => mul(args),
+        Op::IntDiv => int_div(&args[0], &args[1]),
+        Op::Mod => modulo(&args[0], &args[1]),
+        Op::RealDiv => real_div(&args[0], &args[1]),
+        Op::ToReal => to_real(&args[0]),
+        Op::ToInt => to_int(&args[0]),
+        Op::Select => select(&args[0], &args[1]),
+        Op::Store => store(&args[0], &args[1], &args[2]),
+        _ => app(op.clone(), args.to_vec(), sort.clone()),
+    }
+}

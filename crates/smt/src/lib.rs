@@ -1,0 +1,13 @@
+//! SMT layer of Tracery: hash-consed terms and sorts, simplifying builders, substitution,
+//! SMT-LIB printing, partial quantifier elimination, and solver backends behind one trait.
+
+pub mod build;
+pub mod print;
+pub mod sort;
+pub mod subst;
+pub mod term;
+pub mod solver;
+
+pub use sort::Sort;
+pub use term::{FuncDecl, Kind, Op, Quantifier, Term};
+pub use solver::{Model, SatResult, Solver, SolverError};

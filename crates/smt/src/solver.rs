@@ -1,0 +1,56 @@
+//! The solver interface every backend implements.
+
+use crate::term::Term;
+use std::collections::HashMap;
+
+/// Outcome of a satisfiability check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    Sat,
+    Unsat,
+    /// The solver gave up; the string says why (timeout, incompleteness, ...).
+    Unknown(String),
+}
+
+/// Errors a backend reports (never panics on solver trouble).
+#[derive(Debug, thiserror::Error)]
+pub enum SolverError {
+    #[error("solver does not support {0}")]
+    Unsupported(String),
+    #[error("solver failure: {0}")]
+    Failure(String),
+}
+
+/// A satisfying assignment, as values for the queried terms.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// Values of variables (literals, or array/uninterpreted values as terms).
+    pub values: HashMap<Term, Term>,
+}
+
+impl Model {
+    /// The value of a variable, if the model assigns it.
+    pub fn get(&self, v: &Term) -> Option<&Term> {
+        self.values.get(v)
+    }
+}
+
+/// An incremental SMT solver.
+pub trait Solver {
+    /// Opens a backtracking scope.
+    fn push(&mut self);
+    /// Closes the innermost scope, dropping its assertions.
+    fn pop(&mut self);
+    /// Asserts a formula.
+    fn assert(&mut self, t: &Term);
+    /// Asserts a formula under a name that can appear in unsat cores.
+    fn assert_named(&mut self, name: &str, t: &Term);
+    /// Checks satisfiability of the current assertions.
+    fn check(&mut self) -> SatResult;
+    /// After `Sat`: the values of the given terms (usually variables) in the model.
+    fn model(&mut self, terms: &[Term]) -> Result<Model, SolverError>;
+    /// After `Unsat`: the names of a subset of named assertions that is unsatisfiable.
+    fn unsat_core(&mut self) -> Result<Vec<String>, SolverError>;
+    /// Sets the per-check timeout in milliseconds (0: none).
+    fn set_timeout_ms(&mut self, ms: u64);
+}
