@@ -1,1 +1,155 @@
-//! Automata over program statements: product, on-the-fly difference, shortest accepted words
+//! Automata over program statements. Letters are statement ids (`usize`); the automata know
+//! nothing about what a letter means.
+//!
+//! Trace abstraction needs one operation: the shortest word accepted by the program automaton
+//! and rejected by every subtrahend automaton (the difference, built on the fly). Subtrahends
+//! are deterministic automata computed lazily ([`LazyDfa`]) whose accepting states are sinks,
+//! so a product state in which any subtrahend accepts can be pruned with all its successors.
+
+use std::collections::HashMap;
+use std::collections::VecDeque;
+
+/// A letter of the alphabet (a statement id).
+pub type Letter = usize;
+
+/// A finite automaton given explicitly: the control-flow graph as an automaton.
+#[derive(Clone, Debug, Default)]
+pub struct Nfa {
+    pub initial: usize,
+    /// Outgoing transitions `(letter, target)` of each state.
+    pub transitions: Vec<Vec<(Letter, usize)>>,
+    pub accepting: Vec<bool>,
+}
+
+/// A deterministic automaton whose transitions are computed on demand. Accepting states are
+/// sinks (every extension of an accepted word is accepted); `None` stands for them.
+pub trait LazyDfa {
+    /// The initial state, or `None` if it already accepts.
+    fn initial(&mut self) -> Option<usize>;
+    /// The successor of `state` under `letter`, or `None` for the accepting sink.
+    fn successor(&mut self, state: usize, letter: Letter) -> Option<usize>;
+}
+
+/// Why a search stopped early.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interrupted(pub String);
+
+/// The result of a difference emptiness check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Emptiness {
+    /// No word is accepted by the difference.
+    Empty,
+    /// A shortest accepted word: its letters and the accepting state reached.
+    Word { letters: Vec<Letter>, target: usize },
+}
+
+/// Breadth-first search for a shortest word in `L(nfa) \ ⋃ L(subtrahends)`. `interrupt` is
+/// polled regularly; returning `Some(reason)` stops the search.
+pub fn shortest_in_difference(
+    nfa: &Nfa,
+    subtrahends: &mut [&mut dyn LazyDfa],
+    interrupt: &mut dyn FnMut(usize) -> Option<String>,
+) -> Result<Emptiness, Interrupted> {
+    let mut init = Vec::with_capacity(subtrahends.len());
+    for d in subtrahends.iter_mut() {
+        match d.initial() {
+            Some(s) => init.push(s),
+            None => return Ok(Emptiness::Empty),
+        }
+    }
+    let mut ids: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
+    let mut states: Vec<(usize, Vec<usize>)> = vec![];
+    let mut parent: Vec<Option<(usize, Letter)>> = vec![];
+    let mut queue = VecDeque::new();
+    ids.insert((nfa.initial, init.clone()), 0);
+    states.push((nfa.initial, init));
+    parent.push(None);
+    queue.push_back(0);
+    while let Some(id) = queue.pop_front() {
+        if let Some(reason) = interrupt(states.len()) {
+            return Err(Interrupted(reason));
+        }
+        let (q, dfa_states) = states[id].clone();
+        if nfa.accepting.get(q).copied().unwrap_or(false) {
+            return Ok(Emptiness::Word { letters: word_to(&parent, id), target: q });
+        }
+        'edges: for &(letter, q2) in nfa.transitions.get(q).map(Vec::as_slice).unwrap_or(&[]) {
+            let mut next = Vec::with_capacity(dfa_states.len());
+            for (d, &s) in subtrahends.iter_mut().zip(&dfa_states) {
+                match d.successor(s, letter) {
+                    Some(s2) => next.push(s2),
+                    None => continue 'edges,
+                }
+            }
+            let key = (q2, next);
+            if !ids.contains_key(&key) {
+                let nid = states.len();
+                ids.insert(key.clone(), nid);
+                states.push(key);
+                parent.push(Some((id, letter)));
+                queue.push_back(nid);
+            }
+        }
+    }
+    Ok(Emptiness::Empty)
+}
+
+fn word_to(parent: &[Option<(usize, Letter)>], mut id: usize) -> Vec<Letter> {
+    let mut word = vec![];
+    while let Some((p, l)) = parent[id] {
+        word.push(l);
+        id = p;
+    }
+    word.reverse();
+    word
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rejects every word containing letter `bad`.
+    struct Avoid {
+        bad: Letter,
+    }
+    impl LazyDfa for Avoid {
+        fn initial(&mut self) -> Option<usize> {
+            Some(0)
+        }
+        fn successor(&mut self, state: usize, letter: Letter) -> Option<usize> {
+            (letter != self.bad).then_some(state)
+        }
+    }
+
+    fn diamond() -> Nfa {
+        // 0 -a-> 1 -b-> 3 ; 0 -c-> 2 -d-> 4 -e-> 3 ; 3 accepting
+        Nfa {
+            initial: 0,
+            transitions: vec![vec![(0, 1), (2, 2)], vec![(1, 3)], vec![(3, 4)], vec![], vec![(4, 3)]],
+            accepting: vec![false, false, false, true, false],
+        }
+    }
+
+    #[test]
+    fn finds_shortest_word() {
+        let r = shortest_in_difference(&diamond(), &mut [], &mut |_| None);
+        assert_eq!(r, Ok(Emptiness::Word { letters: vec![0, 1], target: 3 }));
+    }
+
+    #[test]
+    fn subtrahend_removes_words() {
+        let mut a = Avoid { bad: 1 };
+        let r = shortest_in_difference(&diamond(), &mut [&mut a], &mut |_| None);
+        assert_eq!(r, Ok(Emptiness::Word { letters: vec![2, 3, 4], target: 3 }));
+        let mut b = Avoid { bad: 4 };
+        let mut a = Avoid { bad: 1 };
+        let r = shortest_in_difference(&diamond(), &mut [&mut a, &mut b], &mut |_| None);
+        assert_eq!(r, Ok(Emptiness::Empty));
+    }
+
+    #[test]
+    fn interrupt_stops_search() {
+        let r = shortest_in_difference(&diamond(), &mut [], &mut |_| Some("timeout".into()));
+        assert_eq!(r, Err(Interrupted("timeout".into())));
+    }
+}

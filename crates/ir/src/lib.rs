@@ -10,3 +10,8 @@ pub use cfg::{
     Violation, ViolationKind,
 };
 pub use stmt::{Stmt, TransFormula};
+pub mod inline;
+pub mod lbe;
+
+pub use inline::{prepare, PrepareError};
+pub use lbe::large_block_encoding;

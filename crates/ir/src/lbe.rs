@@ -1,0 +1,181 @@
+//! Large-block encoding: removes locations that are neither entry, exit, error, nor the target
+//! of a self-loop, by composing their incoming and outgoing edges sequentially, and merges
+//! parallel edges into a nondeterministic choice. Loop heads survive because removing one
+//! would need a self-loop composition.
+
+use crate::cfg::{Cfg, Edge, Label, LocId};
+use crate::stmt::Stmt;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Bound on `in × out` edges for removing a location (keeps the encoding from exploding).
+const MAX_PRODUCT: usize = 4;
+
+/// The large-block encoding of a CFG (call edges are left as they are). Locations are renumbered; unreachable ones
+/// are dropped.
+pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
+    let mut g = Graph { edges: vec![], ins: vec![BTreeSet::new(); cfg.locs.len()], outs: vec![BTreeSet::new(); cfg.locs.len()] };
+    for e in &cfg.edges {
+        g.add(e.clone());
+    }
+    let keep = |l: LocId| l == cfg.entry || l == cfg.exit || cfg.locs[l].error.is_some();
+    loop {
+        let mut changed = merge_parallel(&mut g);
+        for l in 0..cfg.locs.len() {
+            if keep(l) {
+                continue;
+            }
+            let ins: Vec<usize> = g.ins[l].iter().copied().collect();
+            let outs: Vec<usize> = g.outs[l].iter().copied().collect();
+            if ins.is_empty() || outs.is_empty() || ins.iter().any(|i| outs.contains(i)) {
+                continue;
+            }
+            if ins.len() * outs.len() > MAX_PRODUCT && ins.len() > 1 && outs.len() > 1 {
+                continue;
+            }
+            let mut composed = vec![];
+            for &i in &ins {
+                for &o in &outs {
+                    if let (Some(a), Some(b)) = (&g.edges[i], &g.edges[o]) {
+                        composed.extend(compose(a, b));
+                    }
+                }
+            }
+            if composed.len() != ins.len() * outs.len() {
+                continue; // a call edge: not composable
+            }
+            for i in ins.into_iter().chain(outs) {
+                g.remove(i);
+            }
+            for e in composed {
+                g.add(e);
+            }
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    renumber(cfg, g.edges.into_iter().flatten().collect())
+}
+
+/// Edges with incremental adjacency.
+struct Graph {
+    edges: Vec<Option<Edge>>,
+    ins: Vec<BTreeSet<usize>>,
+    outs: Vec<BTreeSet<usize>>,
+}
+
+impl Graph {
+    fn add(&mut self, e: Edge) {
+        let i = self.edges.len();
+        self.ins[e.dst].insert(i);
+        self.outs[e.src].insert(i);
+        self.edges.push(Some(e));
+    }
+
+    fn remove(&mut self, i: usize) -> Option<Edge> {
+        let e = self.edges[i].take()?;
+        self.ins[e.dst].remove(&i);
+        self.outs[e.src].remove(&i);
+        Some(e)
+    }
+}
+
+fn stmt_of(e: &Edge) -> Option<Stmt> {
+    match &e.label {
+        Label::Stmt(s) => Some(s.clone()),
+        Label::Call(_) => None,
+    }
+}
+
+fn join_reasons(a: &Option<String>, b: &Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(x), Some(y)) if x != y => Some(format!("{x}; {y}")),
+        (Some(x), _) | (_, Some(x)) => Some(x.clone()),
+        _ => None,
+    }
+}
+
+fn compose(a: &Edge, b: &Edge) -> Option<Edge> {
+    let mut parts = vec![];
+    for s in [stmt_of(a)?, stmt_of(b)?] {
+        match s {
+            Stmt::Seq(ss) => parts.extend(ss),
+            Stmt::Assume(t) if t.is_true() => {}
+            s => parts.push(s),
+        }
+    }
+    let stmt = match parts.len() {
+        0 => Stmt::Assume(smt::build::tt()),
+        1 => parts.pop().unwrap_or(Stmt::Assume(smt::build::tt())),
+        _ => Stmt::Seq(parts),
+    };
+    Some(Edge {
+        src: a.src,
+        dst: b.dst,
+        label: Label::Stmt(stmt),
+        pos: a.pos.clone().or_else(|| b.pos.clone()),
+        overapprox: join_reasons(&a.overapprox, &b.overapprox),
+    })
+}
+
+/// Merges edges with the same source and target into one choice edge.
+fn merge_parallel(g: &mut Graph) -> bool {
+    let mut groups: BTreeMap<(LocId, LocId), Vec<usize>> = BTreeMap::new();
+    for (i, e) in g.edges.iter().enumerate() {
+        if let Some(e) = e.as_ref().filter(|e| matches!(e.label, Label::Stmt(_))) {
+            groups.entry((e.src, e.dst)).or_default().push(i);
+        }
+    }
+    let mut changed = false;
+    for ((src, dst), idx) in groups {
+        if idx.len() < 2 {
+            continue;
+        }
+        let mut branches = vec![];
+        let mut overapprox = None;
+        let mut pos = None;
+        for &i in &idx {
+            if let Some(e) = g.remove(i) {
+                branches.extend(stmt_of(&e));
+                overapprox = join_reasons(&overapprox, &e.overapprox);
+                pos = pos.or(e.pos);
+            }
+        }
+        g.add(Edge { src, dst, label: Label::Stmt(Stmt::Choice(branches)), pos, overapprox });
+        changed = true;
+    }
+    changed
+}
+
+/// Keeps the locations reachable from the entry and renumbers them densely.
+fn renumber(cfg: &Cfg, edges: Vec<Edge>) -> Cfg {
+    let mut reach = vec![false; cfg.locs.len()];
+    let mut stack = vec![cfg.entry];
+    reach[cfg.entry] = true;
+    while let Some(l) = stack.pop() {
+        for e in edges.iter().filter(|e| e.src == l) {
+            if !reach[e.dst] {
+                reach[e.dst] = true;
+                stack.push(e.dst);
+            }
+        }
+    }
+    reach[cfg.exit] = true;
+    let mut new_id = vec![usize::MAX; cfg.locs.len()];
+    let mut out = Cfg::default();
+    for (l, loc) in cfg.locs.iter().enumerate() {
+        if reach[l] {
+            new_id[l] = out.locs.len();
+            out.locs.push(loc.clone());
+        }
+    }
+    for mut e in edges.into_iter().filter(|e| reach[e.src]) {
+        e.src = new_id[e.src];
+        e.dst = new_id[e.dst];
+        out.edges.push(e);
+    }
+    out.entry = new_id[cfg.entry];
+    out.exit = new_id[cfg.exit];
+    out
+}
