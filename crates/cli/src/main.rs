@@ -1,1 +1,102 @@
-fn main() {}
+//! The `tracery` command: verify a program and print the verdict.
+
+use anyhow::{Context, Result};
+use clap::Parser;
+use engines::{Config, Outcome, Source, Stats, Verdict};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Tracery: a software model checker for Boogie (and, soon, C) programs by trace abstraction.
+///
+/// Prints `TRUE`, `FALSE(<property>)` or `UNKNOWN` on the first line of stdout, then the
+/// evidence: the error path with values for FALSE, the reason for UNKNOWN.
+#[derive(Parser, Debug)]
+#[command(name = "tracery", version, about, long_about = None)]
+struct Cli {
+    /// The program to verify (`.bpl`).
+    file: PathBuf,
+
+    /// Give up after this many seconds (wall clock) and answer UNKNOWN.
+    #[arg(long, value_name = "SECS", default_value_t = 900.0)]
+    timeout: f64,
+
+    /// Source of assertion sequences for infeasible traces: it-sp-lv, craig, sp, it-sp, sp-lv.
+    #[arg(long, value_name = "NAME", default_value = "it-sp-lv")]
+    refinement: Source,
+
+    /// Print statistics (iterations, trace checks, Hoare-triple checks, time per phase).
+    #[arg(long)]
+    stats: bool,
+
+    /// Print statistics as one JSON object on the last line (implies --stats).
+    #[arg(long)]
+    json_stats: bool,
+
+    /// Print the program model (control-flow graphs) in Boogie syntax and exit.
+    #[arg(long)]
+    dump_ir: bool,
+
+    /// Keep one statement per edge instead of composing large blocks.
+    #[arg(long)]
+    no_large_blocks: bool,
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("TRACERY_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("tracery: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<ExitCode> {
+    let start = Instant::now();
+    let bytes = std::fs::read(&cli.file).with_context(|| format!("cannot read {}", cli.file.display()))?;
+    let name = cli.file.display().to_string();
+    let ext = cli.file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if ext != "bpl" {
+        let outcome = Outcome {
+            verdict: Verdict::Unknown(format!("unsupported input `{name}`: only Boogie programs (.bpl) are supported")),
+            stats: Stats::default(),
+        };
+        print!("{}", report::render(&outcome, false));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let program = match boogie::parse_program(&name, &bytes) {
+        Ok(p) => p,
+        Err(e) if e.kind == boogie::ErrorKind::Unsupported => {
+            let outcome = Outcome { verdict: Verdict::Unknown(format!("unsupported: {e}")), stats: Stats::default() };
+            print!("{}", report::render(&outcome, false));
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if cli.dump_ir {
+        print!("{}", ir::print::program_to_boogie(&program));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
+    let config = Config {
+        source: cli.refinement,
+        deadline: Some(start + timeout),
+        large_blocks: !cli.no_large_blocks,
+        query_timeout: timeout.min(Duration::from_secs(20)),
+    };
+    let outcome = engines::verify(&program, &config);
+    print!("{}", report::render(&outcome, cli.stats || cli.json_stats));
+    if cli.json_stats {
+        println!("{}", report::stats_json(&outcome.stats));
+    }
+    Ok(ExitCode::SUCCESS)
+}

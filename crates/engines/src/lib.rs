@@ -1,1 +1,119 @@
-//! Verification algorithms over the program model (trace abstraction)
+//! Verification algorithms over the program model. An engine answers which error location is
+//! reachable and by which path, or proves that none is; it never prints.
+
+pub mod automizer;
+mod predicate_dfa;
+
+use ir::{SourcePos, Stmt, Violation};
+use serde::Serialize;
+use smt::Term;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+pub use refine::Source;
+
+/// Settings of a verification run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Source of assertion sequences for infeasible traces.
+    pub source: Source,
+    /// Wall-clock deadline of the whole run.
+    pub deadline: Option<Instant>,
+    /// Compose straight-line code and branches into large blocks.
+    pub large_blocks: bool,
+    /// Per-query solver timeout.
+    pub query_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { source: Source::NewtonItSpLv, deadline: None, large_blocks: true, query_timeout: Duration::from_secs(10) }
+    }
+}
+
+/// One step of a counterexample.
+#[derive(Clone, Debug)]
+pub struct CexStep {
+    pub pos: Option<SourcePos>,
+    pub stmt: Stmt,
+    /// Values of the variables the trace mentions, after the step.
+    pub values: BTreeMap<Term, Term>,
+}
+
+/// A feasible error path.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    /// The procedure verified as entry point.
+    pub entry: String,
+    pub violation: Violation,
+    /// Values before the first step.
+    pub initial: BTreeMap<Term, Term>,
+    pub steps: Vec<CexStep>,
+}
+
+/// The answer of an engine.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No error location is reachable.
+    Safe,
+    /// An error location is reachable by a feasible path.
+    Unsafe(Box<Counterexample>),
+    /// Neither could be established; the reason.
+    Unknown(String),
+}
+
+/// Counters and timings of a run (the figures the seed paper reports).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    pub iterations: usize,
+    pub trace_checks: usize,
+    pub sequences: usize,
+    /// Sequences the requested source could not produce (another source was used).
+    pub fallbacks: usize,
+    pub quantified_predicates: usize,
+    pub hoare_checks: usize,
+    pub hoare_solver_calls: usize,
+    pub abstraction_states: usize,
+    pub time_abstraction_ms: u128,
+    pub time_trace_check_ms: u128,
+    pub time_sequence_ms: u128,
+    pub time_total_ms: u128,
+}
+
+/// A verdict with the run's statistics.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub stats: Stats,
+}
+
+/// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
+pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let mut unknown = None;
+    if program.entries.is_empty() {
+        unknown = Some("the program has no procedure with an implementation".to_string());
+    }
+    for entry in &program.entries {
+        let verdict = match ir::prepare(program, entry) {
+            Ok(cfg) => {
+                let cfg = if config.large_blocks { ir::large_block_encoding(&cfg) } else { cfg };
+                automizer::verify_cfg(entry, &cfg, config, &mut stats)
+            }
+            Err(e) => Verdict::Unknown(format!("{entry}: {e}")),
+        };
+        match verdict {
+            Verdict::Safe => {}
+            Verdict::Unsafe(c) => {
+                stats.time_total_ms = start.elapsed().as_millis();
+                return Outcome { verdict: Verdict::Unsafe(c), stats };
+            }
+            Verdict::Unknown(r) => {
+                unknown.get_or_insert(r);
+            }
+        }
+    }
+    stats.time_total_ms = start.elapsed().as_millis();
+    Outcome { verdict: unknown.map_or(Verdict::Safe, Verdict::Unknown), stats }
+}

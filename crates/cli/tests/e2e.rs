@@ -1,0 +1,178 @@
+//! End-to-end tests: the real binary on the project's own programs and, when the shared
+//! benchmark folder is present, on its Boogie tasks.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn tracery(args: &[&str], file: &Path) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_tracery"))
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("the tracery binary runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn own(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
+}
+
+fn bench() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench");
+    p.is_dir().then_some(p)
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+/// The verdict a file's first line announces (`#Safe` → TRUE, `#Unsafe` → FALSE).
+fn expected(file: &Path) -> Option<bool> {
+    let bytes = std::fs::read(file).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let line = text.lines().next()?;
+    if line.contains("#Safe") {
+        Some(true)
+    } else if line.contains("#Unsafe") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+#[test]
+fn own_programs_give_their_verdicts() {
+    for (name, verdict) in [
+        ("count-up.bpl", "TRUE"),
+        ("count-up-bug.bpl", "FALSE(unreach-call)"),
+        ("contract-call.bpl", "TRUE"),
+        ("requires-violated.bpl", "FALSE(unreach-call)"),
+        ("external-contract.bpl", "TRUE"),
+        ("array-swap.bpl", "TRUE"),
+    ] {
+        let r = tracery(&["--timeout", "30"], &own(name));
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert_eq!(first_line(&r.stdout), verdict, "{name}: {}", r.stdout);
+    }
+}
+
+#[test]
+fn counterexample_names_the_violated_line() {
+    let r = tracery(&[], &own("count-up-bug.bpl"));
+    assert!(r.stdout.contains("assertion may fail at") && r.stdout.contains("count-up-bug.bpl:11:"), "{}", r.stdout);
+    let r = tracery(&[], &own("requires-violated.bpl"));
+    assert!(r.stdout.contains("precondition of call may not hold") && r.stdout.contains("requires-violated.bpl:13:"), "{}", r.stdout);
+}
+
+#[test]
+fn craig_refinement_gives_the_same_verdicts() {
+    for (name, verdict) in [("count-up.bpl", "TRUE"), ("count-up-bug.bpl", "FALSE(unreach-call)")] {
+        let r = tracery(&["--refinement", "craig"], &own(name));
+        assert_eq!(first_line(&r.stdout), verdict, "{name}: {}", r.stdout);
+    }
+}
+
+#[test]
+fn syntax_and_type_errors_are_diagnosed_with_exit_code_2() {
+    let r = tracery(&[], &own("syntax-error.bpl"));
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("syntax-error.bpl:4:"), "{}", r.stderr);
+    let r = tracery(&[], &own("type-error.bpl"));
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("type-error.bpl:5:"), "{}", r.stderr);
+}
+
+#[test]
+fn dump_ir_prints_boogie() {
+    let r = tracery(&["--dump-ir"], &own("count-up.bpl"));
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("procedure main"), "{}", r.stdout);
+}
+
+#[test]
+fn stats_report_iterations() {
+    let r = tracery(&["--stats"], &own("count-up.bpl"));
+    assert_eq!(first_line(&r.stdout), "TRUE");
+    assert!(r.stdout.contains("iterations:"), "{}", r.stdout);
+}
+
+#[test]
+fn seed_boogie_tasks() {
+    let Some(bench) = bench() else { return };
+    for name in ["paper-fig1-arrays.bpl", "paper-live-variables.bpl", "lecture-p-flag.bpl"] {
+        let file = bench.join("seeds").join(name);
+        let r = tracery(&["--timeout", "10"], &file);
+        assert_eq!(first_line(&r.stdout), "TRUE", "{name}: {}", r.stdout);
+    }
+}
+
+fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            bpl_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "bpl") {
+            out.push(p);
+        }
+    }
+}
+
+/// The Boogie corpus of the shared benchmarks: no wrong verdict and no crash on any task.
+#[test]
+fn boogie_corpus_has_no_wrong_verdict() {
+    let Some(bench) = bench() else { return };
+    let mut files = vec![];
+    for d in ["ultimate/programs/regression/bpl", "ultimate/programs/toy", "ultimate/programs/loopAcceleration"] {
+        bpl_files(&bench.join(d), &mut files);
+    }
+    files.sort();
+    let queue = Arc::new(Mutex::new(files));
+    let failures = Arc::new(Mutex::new(Vec::new()));
+    let counts = Arc::new(Mutex::new([0usize; 3]));
+    let workers: Vec<_> = (0..2)
+        .map(|_| {
+            let (queue, failures, counts) = (queue.clone(), failures.clone(), counts.clone());
+            std::thread::spawn(move || loop {
+                let Some(file) = queue.lock().map(|mut q| q.pop()).ok().flatten() else { break };
+                let r = tracery(&["--timeout", "20"], &file);
+                let line = first_line(&r.stdout).to_string();
+                let verdict = match line.as_str() {
+                    "TRUE" => Some(true),
+                    l if l.starts_with("FALSE") => Some(false),
+                    _ => None,
+                };
+                let mut c = counts.lock().expect("counts");
+                match (verdict, expected(&file)) {
+                    (Some(v), Some(e)) if v != e => {
+                        failures.lock().expect("failures").push(format!("WRONG {}: {line}", file.display()))
+                    }
+                    (Some(_), _) => c[0] += 1,
+                    (None, _) => c[1] += 1,
+                }
+                if r.code != 0 && r.code != 2 {
+                    failures.lock().expect("failures").push(format!("CRASH {} (exit {}): {}", file.display(), r.code, r.stderr));
+                }
+                c[2] += 1;
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().expect("worker");
+    }
+    let c = counts.lock().expect("counts");
+    eprintln!("boogie corpus: {} tasks, {} decided, {} unknown", c[2], c[0], c[1]);
+    let f = failures.lock().expect("failures");
+    assert!(f.is_empty(), "{}", f.join("\n"));
+}

@@ -1,0 +1,5 @@
+procedure main()
+{
+  var x : int;
+  x := 1 +;
+}

@@ -1,0 +1,6 @@
+procedure main()
+{
+  var x : int;
+  var b : bool;
+  x := b;
+}

@@ -1,0 +1,140 @@
+//! Trace abstraction (Automizer): the CEGAR loop over the program automaton. Each iteration
+//! takes a shortest error trace of the current abstraction (the program automaton minus all
+//! interpolant automata so far), checks it, and either reports it (feasible) or subtracts an
+//! interpolant automaton built from an inductive assertion sequence for it.
+
+use crate::predicate_dfa::{PredicateDfa, Shared};
+use crate::{CexStep, Config, Counterexample, Stats, Verdict};
+use automata::{shortest_in_difference, Emptiness, LazyDfa, Nfa};
+use ir::{Cfg, Label, TransFormula};
+use refine::{assertion_sequence, check_trace, HoareChecker, TraceCheck};
+use smt::z3backend::Z3Solver;
+use smt::Solver;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// The CFG as an automaton whose letters are edge ids and whose accepting states are the
+/// error locations.
+fn program_automaton(cfg: &Cfg) -> Nfa {
+    let mut transitions = vec![Vec::new(); cfg.locs.len()];
+    for (i, e) in cfg.edges.iter().enumerate() {
+        transitions[e.src].push((i, e.dst));
+    }
+    Nfa { initial: cfg.entry, transitions, accepting: cfg.locs.iter().map(|l| l.error.is_some()).collect() }
+}
+
+fn letter_formulas(cfg: &Cfg) -> Result<Vec<TransFormula>, String> {
+    cfg.edges
+        .iter()
+        .map(|e| match &e.label {
+            Label::Stmt(s) => Ok(s.trans_formula()),
+            Label::Call(c) => Err(format!("call of {} was not expanded", c.callee)),
+        })
+        .collect()
+}
+
+fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let r = f();
+    *acc += t.elapsed().as_millis();
+    r
+}
+
+/// Runs trace abstraction on a prepared (call-free) CFG of the entry procedure `entry`.
+pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) -> Verdict {
+    let letters = match letter_formulas(cfg) {
+        Ok(l) => l,
+        Err(e) => return Verdict::Unknown(e),
+    };
+    let nfa = program_automaton(cfg);
+    let query_ms = config.query_timeout.as_millis() as u64;
+    let mut hoare_solver = Z3Solver::new();
+    hoare_solver.set_timeout_ms(query_ms);
+    let shared = Rc::new(RefCell::new(Shared { letters, hoare: HoareChecker::new(Box::new(hoare_solver)), checks: 0 }));
+    let mut solver = Z3Solver::new();
+    solver.set_timeout_ms(query_ms);
+    let mut dfas: Vec<PredicateDfa> = vec![];
+    let deadline = config.deadline;
+    let verdict = loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break Verdict::Unknown("timeout".into());
+        }
+        stats.iterations += 1;
+        let search = timed(&mut stats.time_abstraction_ms, || {
+            let mut subtrahends: Vec<&mut dyn LazyDfa> = dfas.iter_mut().map(|d| d as &mut dyn LazyDfa).collect();
+            shortest_in_difference(&nfa, &mut subtrahends, &mut |_| {
+                deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string())
+            })
+        });
+        let (word, target) = match search {
+            Err(i) => break Verdict::Unknown(i.0),
+            Ok(Emptiness::Empty) => break Verdict::Safe,
+            Ok(Emptiness::Word { letters, target }) => (letters, target),
+        };
+        let trace: Vec<TransFormula> = word.iter().map(|&l| shared.borrow().letters[l].clone()).collect();
+        stats.trace_checks += 1;
+        let check = timed(&mut stats.time_trace_check_ms, || check_trace(&trace, &mut solver));
+        match check {
+            TraceCheck::Unknown(r) => break Verdict::Unknown(format!("trace check: {r}")),
+            TraceCheck::Feasible(model) => {
+                if let Some(reason) = word.iter().find_map(|&l| cfg.edges[l].overapprox.clone()) {
+                    break Verdict::Unknown(format!("feasible error trace uses an over-approximation: {reason}"));
+                }
+                let Some(violation) = cfg.locs[target].error.clone() else {
+                    break Verdict::Unknown("error trace ends at a location without a violation".into());
+                };
+                let steps = word
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &l)| CexStep {
+                        pos: cfg.edges[l].pos.clone(),
+                        stmt: match &cfg.edges[l].label {
+                            Label::Stmt(s) => s.clone(),
+                            Label::Call(_) => ir::Stmt::Assume(smt::build::tt()),
+                        },
+                        values: model.states.get(i + 1).cloned().unwrap_or_default(),
+                    })
+                    .collect();
+                let initial = model.states.first().cloned().unwrap_or_default();
+                break Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps }));
+            }
+            TraceCheck::Infeasible { core } => {
+                let seq = timed(&mut stats.time_sequence_ms, || {
+                    assertion_sequence(config.source, &trace, &core, &mut solver)
+                });
+                let seq = match seq {
+                    Ok(s) => s,
+                    Err(e) => break Verdict::Unknown(format!("refinement failed: {e}")),
+                };
+                stats.sequences += 1;
+                if seq.source_used != config.source {
+                    stats.fallbacks += 1;
+                }
+                stats.quantified_predicates += seq.quantified;
+                let mut dfa = PredicateDfa::new(&seq.preds, shared.clone());
+                if accepts_run(&mut dfa, &word) {
+                    dfas.push(dfa);
+                } else {
+                    break Verdict::Unknown("refinement made no progress (assertion sequence not inductive)".into());
+                }
+            }
+        }
+    };
+    stats.hoare_checks += shared.borrow().checks;
+    stats.hoare_solver_calls += shared.borrow().hoare.stats().solver_calls;
+    stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
+    verdict
+}
+
+/// Whether the automaton reaches its accepting sink on the word (it proves the trace infeasible).
+fn accepts_run(dfa: &mut PredicateDfa, word: &[usize]) -> bool {
+    let mut state = dfa.initial();
+    for &l in word {
+        match state {
+            None => return true,
+            Some(s) => state = dfa.successor(s, l),
+        }
+    }
+    state.is_none()
+}

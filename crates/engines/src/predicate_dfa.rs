@@ -1,0 +1,86 @@
+//! The interpolant automaton of one refinement, determinized on the fly: a state is a set of
+//! the refinement's predicates (read as their conjunction), and the successor of `S` under a
+//! statement is every predicate `q` with a valid Hoare triple `{⋀S} st {q}`. Reaching a state
+//! whose conjunction implies `false` proves the trace infeasible: that is the accepting sink.
+
+use automata::{LazyDfa, Letter};
+use ir::TransFormula;
+use refine::{HoareChecker, Validity};
+use smt::build::{and, ff};
+use smt::Term;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// What all interpolant automata of a run share: the letters' semantics and the Hoare checker.
+pub struct Shared {
+    pub letters: Vec<TransFormula>,
+    pub hoare: HoareChecker,
+    pub checks: usize,
+}
+
+/// A lazily determinized interpolant automaton.
+pub struct PredicateDfa {
+    preds: Vec<Term>,
+    states: Vec<Vec<usize>>,
+    index: HashMap<Vec<usize>, usize>,
+    transitions: HashMap<(usize, Letter), Option<usize>>,
+    shared: Rc<RefCell<Shared>>,
+}
+
+impl PredicateDfa {
+    /// The automaton over the distinct predicates of a sequence (`true`/`false` are implicit).
+    pub fn new(sequence: &[Term], shared: Rc<RefCell<Shared>>) -> PredicateDfa {
+        let mut preds: Vec<Term> = vec![];
+        for p in sequence {
+            if !p.is_true() && !p.is_false() && !preds.contains(p) {
+                preds.push(p.clone());
+            }
+        }
+        PredicateDfa { preds, states: vec![], index: HashMap::new(), transitions: HashMap::new(), shared }
+    }
+
+    /// Number of determinized states built so far.
+    pub fn state_count(&self) -> usize {
+        self.states.len()
+    }
+
+    fn intern(&mut self, set: Vec<usize>) -> usize {
+        if let Some(&id) = self.index.get(&set) {
+            return id;
+        }
+        self.states.push(set.clone());
+        self.index.insert(set, self.states.len() - 1);
+        self.states.len() - 1
+    }
+
+    /// Whether `{pre} letter {post}` is valid; an unknown answer counts as not valid, which
+    /// only removes transitions and so keeps the automaton sound.
+    fn valid(&self, pre: &Term, letter: Letter, post: &Term) -> bool {
+        let mut sh = self.shared.borrow_mut();
+        sh.checks += 1;
+        let Shared { letters, hoare, .. } = &mut *sh;
+        matches!(hoare.check(pre, letter, &letters[letter], post), Validity::Valid)
+    }
+}
+
+impl LazyDfa for PredicateDfa {
+    fn initial(&mut self) -> Option<usize> {
+        Some(self.intern(vec![]))
+    }
+
+    fn successor(&mut self, state: usize, letter: Letter) -> Option<usize> {
+        if let Some(&t) = self.transitions.get(&(state, letter)) {
+            return t;
+        }
+        let pre = and(&self.states[state].iter().map(|&i| self.preds[i].clone()).collect::<Vec<_>>());
+        let target = if self.valid(&pre, letter, &ff()) {
+            None
+        } else {
+            let post: Vec<usize> = (0..self.preds.len()).filter(|&i| self.valid(&pre, letter, &self.preds[i])).collect();
+            Some(self.intern(post))
+        };
+        self.transitions.insert((state, letter), target);
+        target
+    }
+}
