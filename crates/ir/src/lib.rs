@@ -3,6 +3,7 @@
 //! and the passes that prepare a program for an engine.
 
 pub mod cfg;
+pub mod print;
 pub mod stmt;
 
 pub use cfg::{
