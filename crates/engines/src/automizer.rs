@@ -122,7 +122,7 @@ pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) ->
         }
     };
     stats.hoare_checks += shared.borrow().checks;
-    stats.hoare_solver_calls += shared.borrow().hoare.stats().solver_calls;
+    stats.hoare_solver_calls += shared.borrow().hoare.stats.solver_calls as usize;
     stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
     verdict
 }

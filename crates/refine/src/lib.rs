@@ -1,1 +1,190 @@
-//! Trace checks and assertion sources (Newton, Craig by Farkas), Hoare triples
+//! Trace checks and assertion sources (Newton, Craig by Farkas), Hoare triples.
+//!
+//! A *trace* is a sequence of transition formulas from precondition `true` to postcondition
+//! `false`. [`check_trace`] decides its feasibility; for an infeasible trace an assertion source
+//! ([`assertion_sequence`]) computes an inductive sequence of assertions `I_0 = true, .., I_n =
+//! false` over canonical program variables with `{I_i} st_i {I_{i+1}}` for every step.
+
+pub mod error;
+pub mod farkas;
+pub mod hoare;
+pub mod newton;
+pub mod ssa;
+pub mod trace_check;
+pub mod transformer;
+
+pub use error::RefineError;
+pub use hoare::{HoareChecker, HoareStats, Validity};
+pub use trace_check::{check_trace, Counterexample, TraceCheck};
+
+use ir::TransFormula;
+use newton::{newton_sp, NewtonOptions};
+use smt::build::not;
+use smt::{SatResult, Solver, Term};
+use std::collections::BTreeSet;
+use std::fmt;
+use std::str::FromStr;
+
+/// The sources of inductive assertion sequences.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// Newton: infeasible core, strongest post, live-variable projection (the default).
+    #[default]
+    NewtonItSpLv,
+    /// Newton: infeasible core and strongest post.
+    NewtonItSp,
+    /// Newton: strongest post with live-variable projection.
+    NewtonSpLv,
+    /// Plain strongest post along the trace.
+    NewtonSp,
+    /// Craig sequence interpolants by Farkas' lemma (falls back to `NewtonItSpLv`).
+    Craig,
+}
+
+impl Source {
+    /// Every source, in the order of their names in [`Source::name`].
+    pub const ALL: [Source; 5] =
+        [Source::NewtonItSpLv, Source::Craig, Source::NewtonSp, Source::NewtonItSp, Source::NewtonSpLv];
+
+    /// The name used on the command line (`it-sp-lv`, `craig`, `sp`, `it-sp`, `sp-lv`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::NewtonItSpLv => "it-sp-lv",
+            Source::NewtonItSp => "it-sp",
+            Source::NewtonSpLv => "sp-lv",
+            Source::NewtonSp => "sp",
+            Source::Craig => "craig",
+        }
+    }
+
+    fn newton_options(self) -> Option<NewtonOptions> {
+        match self {
+            Source::NewtonItSpLv => Some(NewtonOptions { it: true, lv: true }),
+            Source::NewtonItSp => Some(NewtonOptions { it: true, lv: false }),
+            Source::NewtonSpLv => Some(NewtonOptions { it: false, lv: true }),
+            Source::NewtonSp => Some(NewtonOptions { it: false, lv: false }),
+            Source::Craig => None,
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A source name that is not one of [`Source::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, sp, it-sp or sp-lv)")]
+pub struct UnknownSource(pub String);
+
+impl FromStr for Source {
+    type Err = UnknownSource;
+    fn from_str(s: &str) -> Result<Source, UnknownSource> {
+        Source::ALL.into_iter().find(|src| src.name() == s).ok_or_else(|| UnknownSource(s.to_string()))
+    }
+}
+
+/// An inductive sequence of assertions for a trace, and how it was obtained.
+#[derive(Clone, Debug)]
+pub struct Sequence {
+    /// `I_0 = true, .., I_n = false` over canonical program variables.
+    pub preds: Vec<Term>,
+    /// The source that produced it (differs from the request after a fallback).
+    pub source_used: Source,
+    /// How many assertions contain a quantifier.
+    pub quantified: usize,
+}
+
+/// Computes an inductive assertion sequence for the infeasible `trace` with unsat core `core`
+/// (step indices from [`check_trace`]; empty means the whole trace). `Craig` falls back to
+/// `it-sp-lv` when Farkas interpolation does not apply.
+pub fn assertion_sequence(
+    source: Source,
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+) -> Result<Sequence, RefineError> {
+    let seq = match source.newton_options() {
+        Some(opts) => {
+            let s = newton_sp(trace, core, opts, solver)?;
+            Sequence { preds: s.preds, source_used: source, quantified: s.quantified }
+        }
+        None => match farkas::farkas_sequence(trace, core, solver) {
+            Ok(preds) => Sequence { quantified: count_quantified(&preds), preds, source_used: Source::Craig },
+            Err(RefineError::NotApplicable(why)) => {
+                tracing::debug!("Farkas interpolation not applicable ({why}); falling back to it-sp-lv");
+                let s = newton_sp(trace, core, NewtonOptions { it: true, lv: true }, solver)?;
+                Sequence { preds: s.preds, source_used: Source::NewtonItSpLv, quantified: s.quantified }
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    debug_assert!(
+        check_inductive(&seq.preds, trace, solver) != Some(false),
+        "{} produced a non-inductive sequence {:?}",
+        seq.source_used,
+        seq.preds
+    );
+    Ok(seq)
+}
+
+fn count_quantified(preds: &[Term]) -> usize {
+    preds.iter().filter(|p| p.has_quantifier()).count()
+}
+
+/// Whether `preds` is an inductive sequence for `trace`: `I_0 ≡ true`, `{I_i} st_i {I_{i+1}}`
+/// for every step, `I_n ≡ false`. `false` also when the solver cannot decide.
+pub fn is_inductive(preds: &[Term], trace: &[TransFormula], solver: &mut dyn Solver) -> bool {
+    check_inductive(preds, trace, solver) == Some(true)
+}
+
+/// Like [`is_inductive`], with `None` when some query is undecided.
+pub fn check_inductive(preds: &[Term], trace: &[TransFormula], solver: &mut dyn Solver) -> Option<bool> {
+    if preds.len() != trace.len() + 1 {
+        return Some(false);
+    }
+    let mut unknown = false;
+    let first = &preds[0];
+    if !first.is_true() {
+        match is_sat(&not(first), solver) {
+            Some(true) => return Some(false),
+            Some(false) => {}
+            None => unknown = true,
+        }
+    }
+    if let Some(last) = preds.last() {
+        if !last.is_false() {
+            match is_sat(last, solver) {
+                Some(true) => return Some(false),
+                Some(false) => {}
+                None => unknown = true,
+            }
+        }
+    }
+    for (i, tf) in trace.iter().enumerate() {
+        match hoare::check_triple(&preds[i], tf, &preds[i + 1], solver) {
+            Validity::Valid => {}
+            Validity::Invalid => return Some(false),
+            Validity::Unknown => unknown = true,
+        }
+    }
+    if unknown {
+        None
+    } else {
+        Some(true)
+    }
+}
+
+fn is_sat(t: &Term, solver: &mut dyn Solver) -> Option<bool> {
+    solver.push();
+    solver.assert(t);
+    let r = solver.check();
+    solver.pop();
+    match r {
+        SatResult::Sat => Some(true),
+        SatResult::Unsat => Some(false),
+        SatResult::Unknown(_) => None,
+    }
+}

@@ -7,7 +7,13 @@ pub mod sort;
 pub mod subst;
 pub mod term;
 pub mod solver;
+pub mod linear;
+pub mod qe;
+pub mod simplify;
+pub mod z3backend;
+mod z3ffi;
 
 pub use sort::Sort;
 pub use term::{FuncDecl, Kind, Op, Quantifier, Term};
 pub use solver::{Model, SatResult, Solver, SolverError};
+pub use z3backend::Z3Solver;

@@ -12,7 +12,7 @@ pub fn quote_symbol(s: &str) -> String {
     if simple {
         s.to_string()
     } else {
-        format!("|{}|", s.replace('|', "_").replace('\\', "_"))
+        format!("|{}|", s.replace(['|', '\\'], "_"))
     }
 }
 

@@ -3,11 +3,12 @@
 procedure main()
 {
   var a : [int]int;
-  var i, j, t : int;
+  var i, j, x, y : int;
   assume i != j;
   a[i] := 1;
   a[j] := 2;
-  t := a[i];
-  a[i], a[j] := a[j], t;
+  x, y := a[i], a[j];
+  x, y := y, x;
+  a := a[i := x][j := y];
   assert a[i] == 2 && a[j] == 1;
 }

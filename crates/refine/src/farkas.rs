@@ -1,0 +1,438 @@
+//! Craig sequence interpolants for linear arithmetic by Farkas' lemma.
+//!
+//! Every step in the unsat core must be a conjunction of linear (in)equalities over Int or Real.
+//! Each becomes rows `a·x ≤ b` or `a·x < b` over SSA versions. A solver finds multipliers
+//! `λ ≥ 0` with `Σ λ_j a_j = 0` and `Σ λ_j b_j < 0` (or `= 0` with some `λ_j > 0` on a strict
+//! row); the interpolant at position `i` is the sum of the rows of the steps before `i`, renamed
+//! back to canonical variables. Over integers the rational relaxation may be satisfiable: then
+//! there are no multipliers and the source is not applicable.
+
+use crate::error::RefineError;
+use crate::ssa::{ssa, Ssa};
+use ir::TransFormula;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use smt::build::{add, and, eq, ff, ge, le, lt, mul, num, or, real, tt};
+use smt::{Kind, Op, SatResult, Solver, Sort, Term};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// One linear row `Σ coeffs·x ≤ bound` (or `<` if strict), from step `step`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// Coefficients of SSA variables (no zero entries).
+    pub coeffs: BTreeMap<Term, BigRational>,
+    /// The right-hand side.
+    pub bound: BigRational,
+    /// Whether the row is a strict inequality.
+    pub strict: bool,
+    /// The step the row comes from.
+    pub step: usize,
+}
+
+fn na(msg: impl Into<String>) -> RefineError {
+    RefineError::NotApplicable(msg.into())
+}
+
+type Lin = (BTreeMap<Term, BigRational>, BigRational);
+
+/// The linear form `Σ c·x + k` of an arithmetic term, or `None` if it is not linear.
+pub fn linear_form(t: &Term) -> Option<Lin> {
+    let e = smt::linear::linearize(t)?;
+    let coeffs = e.coeffs.into_iter().filter(|(_, c)| !c.is_zero()).collect::<BTreeMap<_, _>>();
+    if coeffs.keys().any(|v| !v.is_var() || !v.sort.is_arith()) {
+        return None;
+    }
+    Some((coeffs, e.constant))
+}
+
+fn sub_lin(a: &Lin, b: &Lin) -> Lin {
+    let mut coeffs = a.0.clone();
+    for (v, c) in &b.0 {
+        let e = coeffs.entry(v.clone()).or_insert_with(BigRational::zero);
+        *e -= c;
+    }
+    coeffs.retain(|_, c| !c.is_zero());
+    (coeffs, &a.1 - &b.1)
+}
+
+fn neg_lin(a: &Lin) -> Lin {
+    (a.0.iter().map(|(v, c)| (v.clone(), -c)).collect(), -&a.1)
+}
+
+/// Pushes the row `l ≤ 0` (or `l < 0`).
+fn push_row(rows: &mut Vec<Row>, l: Lin, strict: bool, step: usize) {
+    rows.push(Row { coeffs: l.0, bound: -l.1, strict, step });
+}
+
+fn diff(a: &Term, b: &Term) -> Result<Lin, RefineError> {
+    if !a.sort.is_arith() || !b.sort.is_arith() {
+        return Err(na(format!("non-arithmetic atom over {a} and {b}")));
+    }
+    let la = linear_form(a).ok_or_else(|| na(format!("non-linear term {a}")))?;
+    let lb = linear_form(b).ok_or_else(|| na(format!("non-linear term {b}")))?;
+    Ok(sub_lin(&la, &lb))
+}
+
+/// The rows of one step formula (a conjunction of linear atoms), or why it has none.
+pub fn rows_of(f: &Term, step: usize, rows: &mut Vec<Row>) -> Result<(), RefineError> {
+    match &f.kind {
+        Kind::Bool(true) => return Ok(()),
+        Kind::Bool(false) => {
+            rows.push(Row { coeffs: BTreeMap::new(), bound: -BigRational::one(), strict: false, step });
+            return Ok(());
+        }
+        _ => {}
+    }
+    match f.op() {
+        Some(Op::And) => {
+            for a in &f.args {
+                rows_of(a, step, rows)?;
+            }
+            Ok(())
+        }
+        Some(Op::Le) if f.args.len() == 2 => {
+            push_row(rows, diff(&f.args[0], &f.args[1])?, false, step);
+            Ok(())
+        }
+        Some(Op::Lt) if f.args.len() == 2 => {
+            push_row(rows, diff(&f.args[0], &f.args[1])?, true, step);
+            Ok(())
+        }
+        Some(Op::Eq) if f.args.len() == 2 && f.args[0].sort.is_arith() => {
+            let d = diff(&f.args[0], &f.args[1])?;
+            push_row(rows, neg_lin(&d), false, step);
+            push_row(rows, d, false, step);
+            Ok(())
+        }
+        Some(Op::Not) if f.args.len() == 1 => {
+            let g = &f.args[0];
+            match g.op() {
+                // ¬(a ≤ b) ⇔ b < a
+                Some(Op::Le) if g.args.len() == 2 => {
+                    push_row(rows, diff(&g.args[1], &g.args[0])?, true, step);
+                    Ok(())
+                }
+                // ¬(a < b) ⇔ b ≤ a
+                Some(Op::Lt) if g.args.len() == 2 => {
+                    push_row(rows, diff(&g.args[1], &g.args[0])?, false, step);
+                    Ok(())
+                }
+                _ => Err(na(format!("not a linear atom: {f}"))),
+            }
+        }
+        _ => Err(na(format!("not a linear atom: {f}"))),
+    }
+}
+
+/// The value of a model literal (Int/Real literal, negation or quotient of literals).
+fn rational_value(t: &Term) -> Option<BigRational> {
+    if let Some(r) = t.as_rational() {
+        return Some(r);
+    }
+    match t.op() {
+        Some(Op::Neg) if t.args.len() == 1 => Some(-rational_value(&t.args[0])?),
+        Some(Op::RealDiv) | Some(Op::IntDiv) if t.args.len() == 2 => {
+            let d = rational_value(&t.args[1])?;
+            if d.is_zero() {
+                return None;
+            }
+            Some(rational_value(&t.args[0])? / d)
+        }
+        Some(Op::ToReal) if t.args.len() == 1 => rational_value(&t.args[0]),
+        _ => None,
+    }
+}
+
+fn lit(r: &BigRational) -> Term {
+    real(r.clone())
+}
+
+fn weighted_sum(terms: &[(BigRational, Term)]) -> Term {
+    if terms.is_empty() {
+        return lit(&BigRational::zero());
+    }
+    let parts: Vec<Term> = terms.iter().map(|(c, l)| mul(&[lit(c), l.clone()])).collect();
+    add(&parts)
+}
+
+/// Finds Farkas multipliers for `rows` with a solver; `Ok(None)` if there are none.
+pub fn farkas_multipliers(rows: &[Row], solver: &mut dyn Solver) -> Result<Option<Vec<BigRational>>, RefineError> {
+    let lambdas: Vec<Term> = (0..rows.len()).map(|j| Term::var(&format!("farkas@l{j}"), Sort::Real)).collect();
+    let zero = lit(&BigRational::zero());
+    let one = lit(&BigRational::one());
+    let mut cons: Vec<Term> = lambdas.iter().map(|l| ge(l, &zero)).collect();
+    let mut by_var: BTreeMap<Term, Vec<(BigRational, Term)>> = BTreeMap::new();
+    for (row, l) in rows.iter().zip(&lambdas) {
+        for (v, c) in &row.coeffs {
+            by_var.entry(v.clone()).or_default().push((c.clone(), l.clone()));
+        }
+    }
+    for terms in by_var.values() {
+        cons.push(eq(&weighted_sum(terms), &zero));
+    }
+    let bsum = weighted_sum(
+        &rows.iter().zip(&lambdas).filter(|(r, _)| !r.bound.is_zero()).map(|(r, l)| (r.bound.clone(), l.clone())).collect::<Vec<_>>(),
+    );
+    let strict: Vec<Term> = rows.iter().zip(&lambdas).filter(|(r, _)| r.strict).map(|(_, l)| l.clone()).collect();
+    let neg_one = lit(&-BigRational::one());
+    let mut goal = vec![le(&bsum, &neg_one)];
+    if !strict.is_empty() {
+        goal.push(and(&[eq(&bsum, &zero), ge(&add(&strict), &one)]));
+    }
+    cons.push(or(&goal));
+    solver.push();
+    for c in &cons {
+        solver.assert(c);
+    }
+    let res = solver.check();
+    let out = match res {
+        SatResult::Unsat => Ok(None),
+        SatResult::Unknown(why) => Err(RefineError::Unknown(format!("Farkas LP: {why}"))),
+        SatResult::Sat => match solver.model(&lambdas) {
+            Err(e) => Err(RefineError::Solver(format!("Farkas LP model: {e}"))),
+            Ok(m) => {
+                let mut vals = Vec::with_capacity(lambdas.len());
+                for l in &lambdas {
+                    // A multiplier the model leaves out is unconstrained: take 0.
+                    let v = match m.get(l) {
+                        None => Some(BigRational::zero()),
+                        Some(t) => rational_value(t),
+                    };
+                    match v {
+                        Some(v) => vals.push(v),
+                        None => {
+                            solver.pop();
+                            return Err(RefineError::Solver(format!("Farkas LP: non-numeric value for {l}")));
+                        }
+                    }
+                }
+                Ok(Some(vals))
+            }
+        },
+    };
+    solver.pop();
+    out
+}
+
+/// Whether `lambda` is a Farkas certificate for `rows` (checked exactly, in rationals).
+pub fn is_certificate(rows: &[Row], lambda: &[BigRational]) -> bool {
+    if rows.len() != lambda.len() || lambda.iter().any(|l| l.is_negative()) {
+        return false;
+    }
+    let mut sum: BTreeMap<&Term, BigRational> = BTreeMap::new();
+    let mut b = BigRational::zero();
+    let mut strict = false;
+    for (r, l) in rows.iter().zip(lambda) {
+        if l.is_zero() {
+            continue;
+        }
+        for (v, c) in &r.coeffs {
+            *sum.entry(v).or_insert_with(BigRational::zero) += c * l;
+        }
+        b += &r.bound * l;
+        strict |= r.strict;
+    }
+    sum.values().all(|c| c.is_zero()) && (b.is_negative() || (b.is_zero() && strict))
+}
+
+fn lcm(a: &BigInt, b: &BigInt) -> BigInt {
+    num_integer::Integer::lcm(a, b)
+}
+
+fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
+    num_integer::Integer::gcd(a, b)
+}
+
+/// Builds `Σ coeffs·x ≤ bound` (or `<`) over canonical variables, scaled to integral, coprime
+/// coefficients and written `P ≤ N + b` with positive coefficients on both sides. Over the
+/// integers a strict atom becomes `≤` and the bound is rounded (equivalent over ℤ).
+fn build_atom(coeffs: &BTreeMap<Term, BigRational>, bound: &BigRational, strict: bool) -> Term {
+    if coeffs.is_empty() {
+        let holds = if strict { BigRational::zero() < *bound } else { BigRational::zero() <= *bound };
+        return if holds { tt() } else { ff() };
+    }
+    let sort = if coeffs.keys().all(|v| v.sort == Sort::Int) { Sort::Int } else { Sort::Real };
+    let den = coeffs.values().fold(BigInt::one(), |acc, c| lcm(&acc, c.denom()));
+    let ints: Vec<(Term, BigInt)> =
+        coeffs.iter().map(|(v, c)| (v.clone(), (c * BigRational::from_integer(den.clone())).to_integer())).collect();
+    let g = ints.iter().fold(BigInt::zero(), |acc, (_, c)| gcd(&acc, c));
+    let g = if g.is_zero() { BigInt::one() } else { g };
+    let ints: Vec<(Term, BigInt)> = ints.into_iter().map(|(v, c)| (v, c / &g)).collect();
+    let mut b = bound * BigRational::from_integer(den) / BigRational::from_integer(g);
+    let mut strict = strict;
+    if sort == Sort::Int {
+        // Σ a x ≤ b ⇔ Σ a x ≤ ⌊b⌋ and Σ a x < b ⇔ Σ a x ≤ ⌈b⌉ - 1 over the integers.
+        b = if strict { b.ceil() - BigRational::one() } else { b.floor() };
+        strict = false;
+    }
+    let (pos, negs): (Vec<_>, Vec<_>) = ints.into_iter().partition(|(_, c)| c.is_positive());
+    let side = |v: Vec<(Term, BigInt)>| -> Vec<Term> {
+        v.into_iter()
+            .map(|(x, c)| {
+                let c = c.abs();
+                if c.is_one() {
+                    x
+                } else {
+                    mul(&[num(BigRational::from_integer(c), &x.sort), x])
+                }
+            })
+            .collect()
+    };
+    let (lhs, rhs) = match (pos.is_empty(), negs.is_empty()) {
+        // -N ≤ b  as  -b ≤ N
+        (true, _) => (num(-b, &sort), add(&side(negs))),
+        (false, true) => (add(&side(pos)), num(b, &sort)),
+        (false, false) => {
+            let mut r = side(negs);
+            if !b.is_zero() {
+                r.push(num(b, &sort));
+            }
+            (add(&side(pos)), add(&r))
+        }
+    };
+    if strict {
+        lt(&lhs, &rhs)
+    } else {
+        le(&lhs, &rhs)
+    }
+}
+
+/// The sequence interpolants `I_0 = true, .., I_n = false` from Farkas multipliers.
+fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], n: usize) -> Result<Vec<Term>, RefineError> {
+    let mut preds = vec![tt()];
+    let mut coeffs: BTreeMap<Term, BigRational> = BTreeMap::new();
+    let mut bound = BigRational::zero();
+    let mut strict = false;
+    let mut by_step: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (j, r) in rows.iter().enumerate() {
+        if r.step < n && !lambda[j].is_zero() {
+            by_step[r.step].push(j);
+        }
+    }
+    for (i, js) in by_step.iter().enumerate().take(n.saturating_sub(1)) {
+        for &j in js {
+            let r = &rows[j];
+            let l = &lambda[j];
+            for (v, c) in &r.coeffs {
+                *coeffs.entry(v.clone()).or_insert_with(BigRational::zero) += c * l;
+            }
+            bound += &r.bound * l;
+            strict |= r.strict;
+        }
+        coeffs.retain(|_, c| !c.is_zero());
+        let back: HashMap<Term, Term> = s.back_to_canonical(i + 1);
+        let mut canon = BTreeMap::new();
+        for (v, c) in &coeffs {
+            let x = back.get(v).ok_or_else(|| na(format!("interpolant at position {} mentions {v}, not current there", i + 1)))?;
+            canon.insert(x.clone(), c.clone());
+        }
+        preds.push(build_atom(&canon, &bound, strict));
+    }
+    if n > 0 {
+        preds.push(ff());
+    }
+    Ok(preds)
+}
+
+/// Craig sequence interpolants for an infeasible trace by Farkas' lemma (`core`: the steps
+/// to use; empty means all). `NotApplicable` if a core step is not linear or the rational
+/// relaxation is satisfiable.
+pub fn farkas_sequence(
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+) -> Result<Vec<Term>, RefineError> {
+    let n = trace.len();
+    if n == 0 {
+        return Err(RefineError::NotInfeasible("empty trace".into()));
+    }
+    let s = ssa(trace);
+    let mut rows = Vec::new();
+    for (i, f) in s.conjuncts.iter().enumerate() {
+        if core.is_empty() || core.contains(&i) {
+            rows_of(f, i, &mut rows)?;
+        }
+    }
+    let sorts: BTreeSet<&Sort> = rows.iter().flat_map(|r| r.coeffs.keys().map(|v| &v.sort)).collect();
+    if sorts.contains(&Sort::Int) && sorts.contains(&Sort::Real) {
+        return Err(na("mixed Int and Real variables"));
+    }
+    let lambda = match farkas_multipliers(&rows, solver)? {
+        Some(l) => l,
+        None => return Err(na("the rational relaxation of the trace is satisfiable")),
+    };
+    if !is_certificate(&rows, &lambda) {
+        return Err(na("solver's multipliers are not a Farkas certificate"));
+    }
+    interpolants(&s, &rows, &lambda, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::build::{distinct, int, not};
+
+    fn x() -> Term {
+        Term::var("x", Sort::Int)
+    }
+    fn y() -> Term {
+        Term::var("y", Sort::Int)
+    }
+
+    #[test]
+    fn rows_of_linear_atoms() {
+        let mut rows = Vec::new();
+        let f = and(&[eq(&x(), &mul(&[int(2), y()])), not(&le(&x(), &int(3)))]);
+        rows_of(&f, 4, &mut rows).unwrap();
+        assert_eq!(rows.len(), 3);
+        // x - 2y ≤ 0 and -(x - 2y) ≤ 0, then 3 - x < 0
+        let two = BigRational::from_integer(2.into());
+        assert!(rows.iter().all(|r| r.step == 4));
+        assert_eq!(rows[1].coeffs[&y()], -rows[0].coeffs[&y()].clone());
+        assert_eq!(rows[0].coeffs[&y()].abs(), two);
+        assert_eq!(rows[0].coeffs[&x()], -rows[0].coeffs[&y()].clone() / BigRational::from_integer(2.into()));
+        assert!(rows[2].strict);
+        assert_eq!(rows[2].coeffs[&x()], -BigRational::one());
+        assert_eq!(rows[2].bound, BigRational::from_integer((-3).into()));
+    }
+
+    #[test]
+    fn non_linear_atoms_are_not_applicable() {
+        let mut rows = Vec::new();
+        for f in [
+            distinct(&[x(), y(), int(0)]),
+            le(&mul(&[x(), y()]), &int(1)),
+            or(&[le(&x(), &int(0)), le(&y(), &int(0))]),
+            not(&eq(&x(), &y())),
+            smt::build::ite(&le(&x(), &int(0)), &le(&y(), &int(0)), &tt()),
+        ] {
+            assert!(matches!(rows_of(&f, 0, &mut rows), Err(RefineError::NotApplicable(_))), "{f}");
+        }
+    }
+
+    #[test]
+    fn certificates_are_checked_exactly() {
+        let mut rows = Vec::new();
+        rows_of(&le(&x(), &int(0)), 0, &mut rows).unwrap();
+        rows_of(&le(&int(1), &x()), 1, &mut rows).unwrap();
+        let one = BigRational::one();
+        assert!(is_certificate(&rows, &[one.clone(), one.clone()]));
+        assert!(!is_certificate(&rows, &[one.clone(), one.clone() + one.clone()]));
+        assert!(!is_certificate(&rows, &[BigRational::zero(), BigRational::zero()]));
+    }
+
+    #[test]
+    fn integer_atoms_are_rounded() {
+        let mut c = BTreeMap::new();
+        c.insert(x(), BigRational::from_integer(2.into()));
+        // 2x < 3 ⇔ x ≤ 1 over ℤ
+        assert_eq!(build_atom(&c, &BigRational::from_integer(3.into()), true), le(&x(), &int(1)));
+        c.insert(y(), BigRational::from_integer((-4).into()));
+        // 2x - 4y ≤ 5 ⇔ x ≤ 2y + 2
+        assert_eq!(
+            build_atom(&c, &BigRational::from_integer(5.into()), false),
+            le(&x(), &add(&[mul(&[int(2), y()]), int(2)]))
+        );
+    }
+}

@@ -1,0 +1,67 @@
+//! The trace check: is a trace (from precondition `true` to postcondition `false`) feasible?
+
+use crate::ssa::{ssa, step_name, step_of_name};
+use ir::TransFormula;
+use smt::{SatResult, Solver, Term};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A feasible trace's witness: values of the canonical variables at each position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    /// `states[0]`: values before step 0; `states[i + 1]`: values after step `i`.
+    pub states: Vec<BTreeMap<Term, Term>>,
+}
+
+/// Outcome of a trace check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceCheck {
+    /// The trace is feasible; the counterexample gives concrete values.
+    Feasible(Counterexample),
+    /// The trace is infeasible; `core` holds the steps of an unsat core.
+    Infeasible {
+        /// The indices of the steps in the unsat core.
+        core: BTreeSet<usize>,
+    },
+    /// The solver could not decide; the string says why.
+    Unknown(String),
+}
+
+/// Checks the feasibility of `trace` with its SSA trace formula, one named conjunct per step.
+pub fn check_trace(trace: &[TransFormula], solver: &mut dyn Solver) -> TraceCheck {
+    let s = ssa(trace);
+    solver.push();
+    for (i, c) in s.conjuncts.iter().enumerate() {
+        solver.assert_named(&step_name(i), c);
+    }
+    let result = match solver.check() {
+        SatResult::Sat => extract_counterexample(&s, solver),
+        SatResult::Unsat => {
+            let core = match solver.unsat_core() {
+                Ok(names) => names.iter().filter_map(|n| step_of_name(n)).filter(|i| *i < trace.len()).collect(),
+                Err(e) => {
+                    tracing::warn!("no unsat core ({e}); using the whole trace");
+                    (0..trace.len()).collect()
+                }
+            };
+            TraceCheck::Infeasible { core }
+        }
+        SatResult::Unknown(why) => TraceCheck::Unknown(why),
+    };
+    solver.pop();
+    result
+}
+
+fn extract_counterexample(s: &crate::ssa::Ssa, solver: &mut dyn Solver) -> TraceCheck {
+    let all: BTreeSet<Term> = s.versions.iter().flat_map(|m| m.values().cloned()).collect();
+    let all: Vec<Term> = all.into_iter().collect();
+    let model = match solver.model(&all) {
+        Ok(m) => m,
+        Err(e) => return TraceCheck::Unknown(format!("satisfiable, but no model: {e}")),
+    };
+    let states = s
+        .versions
+        .iter()
+        .map(|m| m.iter().filter_map(|(x, v)| model.get(v).map(|val| (x.clone(), val.clone()))).collect())
+        .collect();
+    TraceCheck::Feasible(Counterexample { states })
+}

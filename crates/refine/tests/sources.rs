@@ -1,0 +1,401 @@
+//! Trace checks and assertion sources on hand-built traces, with exact outcomes.
+
+use ir::{Stmt, TransFormula};
+use num_bigint::BigInt;
+use refine::farkas::farkas_sequence;
+use refine::hoare::{sp, wp, HoareChecker, Validity};
+use refine::{assertion_sequence, check_trace, is_inductive, RefineError, Source, TraceCheck};
+use smt::build::*;
+use smt::subst::free_vars;
+use smt::z3backend::Z3Solver;
+use smt::{SatResult, Solver, Sort, Term};
+use std::collections::BTreeSet;
+
+fn iv(n: &str) -> Term {
+    Term::var(n, Sort::Int)
+}
+fn rv(n: &str) -> Term {
+    Term::var(n, Sort::Real)
+}
+fn assume(t: Term) -> TransFormula {
+    Stmt::Assume(t).trans_formula()
+}
+fn assign(x: &Term, e: Term) -> TransFormula {
+    Stmt::Assign(vec![(x.clone(), e)]).trans_formula()
+}
+fn havoc(xs: &[&Term]) -> TransFormula {
+    Stmt::Havoc(xs.iter().map(|x| (*x).clone()).collect()).trans_formula()
+}
+fn solver() -> Z3Solver {
+    Z3Solver::new()
+}
+fn rat(n: i64, d: i64) -> num_rational::BigRational {
+    num_rational::BigRational::new(BigInt::from(n), BigInt::from(d))
+}
+
+fn infeasible_core(trace: &[TransFormula], s: &mut dyn Solver) -> BTreeSet<usize> {
+    match check_trace(trace, s) {
+        TraceCheck::Infeasible { core } => core,
+        other => panic!("expected infeasible, got {other:?}"),
+    }
+}
+
+fn valid(t: &Term, s: &mut dyn Solver) -> bool {
+    s.push();
+    s.assert(&not(t));
+    let r = s.check();
+    s.pop();
+    r == SatResult::Unsat
+}
+
+/// The paper's Fig. 1: allocation and deallocation in a loop, `x` irrelevant.
+fn fig1() -> (Vec<TransFormula>, Term) {
+    let arr = Sort::array(Sort::Int, Sort::Bool);
+    let a = Term::var("a", arr.clone());
+    let b = Term::var("b", arr);
+    let x = iv("x");
+    let p = iv("p");
+    let trace = vec![
+        assign(&b, a.clone()),
+        assign(&x, int(0)),
+        havoc(&[&p]),
+        assume(not(&select(&a, &p))),
+        assign(&a, store(&a, &p, &tt())),
+        assign(&x, add(&[x.clone(), int(1)])),
+        assign(&a, store(&a, &p, &ff())),
+        assume(not(&eq(&a, &b))),
+    ];
+    (trace, x)
+}
+
+/// The paper's live-variable example (Fig. 2).
+fn lv_example() -> Vec<TransFormula> {
+    let k = iv("k");
+    let y = iv("y");
+    vec![
+        assign(&k, int(0)),
+        assume(ge(&y, &k)),
+        assign(&k, y.clone()),
+        assign(&y, add(&[y.clone(), k.clone()])),
+        assume(not(&ge(&y, &int(0)))),
+    ]
+}
+
+/// Infeasible traces for every source; the bool says whether Farkas applies.
+fn infeasible_traces() -> Vec<(&'static str, Vec<TransFormula>, bool)> {
+    let (x, y, z, w, i, n) = (iv("x"), iv("y"), iv("z"), iv("w"), iv("i"), iv("n"));
+    let (r, s) = (rv("r"), rv("s"));
+    vec![
+        (
+            "linear",
+            vec![assign(&x, int(0)), assign(&y, add(&[x.clone(), int(1)])), assume(le(&y, &int(0)))],
+            true,
+        ),
+        (
+            "havoc",
+            vec![
+                havoc(&[&x]),
+                assume(gt(&x, &int(5))),
+                assign(&y, sub(&x, &int(5))),
+                assume(le(&y, &int(0))),
+            ],
+            true,
+        ),
+        (
+            "integer-only",
+            vec![
+                havoc(&[&x, &y, &z]),
+                assume(eq(&x, &mul(&[int(2), y.clone()]))),
+                assume(eq(&x, &add(&[mul(&[int(2), z.clone()]), int(1)]))),
+            ],
+            false,
+        ),
+        (
+            "reals-strict",
+            vec![
+                assign(&r, real(rat(1, 2))),
+                assign(&s, add(&[r.clone(), r.clone()])),
+                assume(lt(&s, &real(rat(1, 1)))),
+            ],
+            true,
+        ),
+        (
+            "unrolled-loop",
+            vec![
+                assign(&i, int(0)),
+                assume(lt(&i, &n)),
+                assign(&i, add(&[i.clone(), int(1)])),
+                assume(lt(&i, &n)),
+                assign(&i, add(&[i.clone(), int(1)])),
+                assume(not(&lt(&i, &n))),
+                assume(le(&n, &int(1))),
+            ],
+            true,
+        ),
+        (
+            "irrelevant-steps",
+            vec![
+                assign(&x, int(0)),
+                assign(&z, int(7)),
+                havoc(&[&w]),
+                assign(&y, x.clone()),
+                assume(gt(&w, &z)),
+                assume(not(&le(&y, &int(0)))),
+            ],
+            true,
+        ),
+        (
+            "large-block",
+            vec![
+                Stmt::Seq(vec![
+                    Stmt::Assign(vec![(x.clone(), y.clone()), (y.clone(), x.clone())]),
+                    Stmt::Assume(gt(&x, &int(0))),
+                ])
+                .trans_formula(),
+                assume(le(&y, &int(0))),
+                assume(le(&x, &int(0))),
+            ],
+            true,
+        ),
+        (
+            "equality-conflict",
+            vec![assign(&x, int(3)), assign(&y, add(&[x.clone(), int(1)])), assume(eq(&y, &x))],
+            true,
+        ),
+        ("disjunction", vec![havoc(&[&x]), assume(or(&[lt(&x, &int(0)), gt(&x, &int(9))])), assume(eq(&x, &int(4)))], false),
+    ]
+}
+
+#[test]
+fn fig1_is_infeasible_and_it_sp_lv_forgets_x() {
+    let (trace, x) = fig1();
+    let mut s = solver();
+    let core = infeasible_core(&trace, &mut s);
+    assert!(!core.contains(&1) && !core.contains(&5), "core {core:?} mentions the x steps");
+    let seq = assertion_sequence(Source::NewtonItSpLv, &trace, &core, &mut s).unwrap();
+    if std::env::var("SHOW").is_ok() {
+        eprintln!("fig1 core={core:?} q={}: {:?}", seq.quantified, seq.preds);
+    }
+    assert_eq!(seq.source_used, Source::NewtonItSpLv);
+    assert_eq!(seq.preds.len(), trace.len() + 1);
+    assert!(seq.preds[0].is_true());
+    assert!(seq.preds[trace.len()].is_false());
+    for p in &seq.preds {
+        assert!(!free_vars(p).contains(&x), "{p} mentions x");
+    }
+    assert!(is_inductive(&seq.preds, &trace, &mut s));
+    // Plain SP mentions x.
+    let plain = assertion_sequence(Source::NewtonSp, &trace, &core, &mut s).unwrap();
+    assert!(plain.preds.iter().any(|p| free_vars(p).contains(&x)));
+    assert!(is_inductive(&plain.preds, &trace, &mut s));
+    // Craig: arrays are not linear arithmetic, so it falls back.
+    let craig = assertion_sequence(Source::Craig, &trace, &core, &mut s).unwrap();
+    assert_eq!(craig.source_used, Source::NewtonItSpLv);
+    assert!(is_inductive(&craig.preds, &trace, &mut s));
+}
+
+#[test]
+fn live_variables_drop_k() {
+    let trace = lv_example();
+    let k = iv("k");
+    let y = iv("y");
+    let mut s = solver();
+    let core = infeasible_core(&trace, &mut s);
+    let seq = assertion_sequence(Source::NewtonItSpLv, &trace, &core, &mut s).unwrap();
+    if std::env::var("SHOW").is_ok() {
+        eprintln!("lv core={core:?} q={}: {:?}", seq.quantified, seq.preds);
+    }
+    assert!(is_inductive(&seq.preds, &trace, &mut s));
+    // Position 2 (before `k := y`): k is dead, the projection drops it: y >= 0.
+    assert_eq!(free_vars(&seq.preds[2]), [y.clone()].into_iter().collect::<BTreeSet<_>>());
+    assert!(!seq.preds[2].has_quantifier());
+    assert!(valid(&eq(&seq.preds[2], &ge(&y, &int(0))), &mut s), "I_2 = {}", seq.preds[2]);
+    // Without LV the assertion keeps k.
+    let plain = assertion_sequence(Source::NewtonItSp, &trace, &core, &mut s).unwrap();
+    assert!(free_vars(&plain.preds[2]).contains(&k));
+    assert!(is_inductive(&plain.preds, &trace, &mut s));
+}
+
+#[test]
+fn feasible_trace_gives_counterexample() {
+    let x = iv("x");
+    let y = iv("y");
+    let trace = vec![
+        assign(&x, int(5)),
+        havoc(&[&y]),
+        assume(gt(&y, &x)),
+        assign(&y, sub(&y, &x)),
+        assume(eq(&y, &int(3))),
+    ];
+    let mut s = solver();
+    let TraceCheck::Feasible(cex) = check_trace(&trace, &mut s) else { panic!("expected feasible") };
+    assert_eq!(cex.states.len(), 6);
+    assert_eq!(cex.states[1].get(&x), Some(&int(5)));
+    assert_eq!(cex.states[2].get(&y), Some(&int(8)));
+    assert_eq!(cex.states[3].get(&y), Some(&int(8)));
+    assert_eq!(cex.states[4].get(&y), Some(&int(3)));
+    assert_eq!(cex.states[5].get(&y), Some(&int(3)));
+    assert_eq!(cex.states[5].get(&x), Some(&int(5)));
+    // The solver is reusable after the check.
+    let (trace2, _) = fig1();
+    assert!(matches!(check_trace(&trace2, &mut s), TraceCheck::Infeasible { .. }));
+    assert!(matches!(check_trace(&trace, &mut s), TraceCheck::Feasible(_)));
+}
+
+#[test]
+fn every_source_is_inductive_on_infeasible_traces() {
+    let mut s = solver();
+    for (name, trace, farkas_applies) in infeasible_traces() {
+        let core = infeasible_core(&trace, &mut s);
+        for src in Source::ALL {
+            let seq = assertion_sequence(src, &trace, &core, &mut s)
+                .unwrap_or_else(|e| panic!("{name}/{src}: {e}"));
+            if std::env::var("SHOW").is_ok() {
+                eprintln!("{name}/{src} core={core:?} used={} q={}: {:?}", seq.source_used, seq.quantified, seq.preds);
+            }
+            assert_eq!(seq.preds.len(), trace.len() + 1, "{name}/{src}");
+            assert!(seq.preds[0].is_true(), "{name}/{src}");
+            assert!(seq.preds[trace.len()].is_false(), "{name}/{src}");
+            assert!(is_inductive(&seq.preds, &trace, &mut s), "{name}/{src}: {:?}", seq.preds);
+            if src == Source::Craig {
+                let expected = if farkas_applies { Source::Craig } else { Source::NewtonItSpLv };
+                assert_eq!(seq.source_used, expected, "{name}");
+            } else {
+                assert_eq!(seq.source_used, src);
+            }
+        }
+        // Farkas on the whole trace (no core) agrees on applicability.
+        let direct = farkas_sequence(&trace, &BTreeSet::new(), &mut s);
+        assert_eq!(direct.is_ok(), farkas_applies, "{name}: {direct:?}");
+        if let Ok(preds) = direct {
+            assert!(is_inductive(&preds, &trace, &mut s), "{name}: {preds:?}");
+        }
+    }
+}
+
+#[test]
+fn farkas_integer_only_is_not_applicable() {
+    let (x, y, z) = (iv("x"), iv("y"), iv("z"));
+    let trace = vec![
+        assume(eq(&x, &mul(&[int(2), y.clone()]))),
+        assume(eq(&x, &add(&[mul(&[int(2), z.clone()]), int(1)]))),
+    ];
+    let mut s = solver();
+    let core = infeasible_core(&trace, &mut s);
+    assert!(matches!(farkas_sequence(&trace, &core, &mut s), Err(RefineError::NotApplicable(_))));
+    let seq = assertion_sequence(Source::Craig, &trace, &core, &mut s).unwrap();
+    assert_eq!(seq.source_used, Source::NewtonItSpLv);
+    assert!(is_inductive(&seq.preds, &trace, &mut s));
+}
+
+#[test]
+fn farkas_interpolants_are_the_expected_atoms() {
+    let (x, y) = (iv("x"), iv("y"));
+    let trace = vec![assign(&x, int(0)), assign(&y, add(&[x.clone(), int(1)])), assume(le(&y, &int(0)))];
+    let mut s = solver();
+    let preds = farkas_sequence(&trace, &BTreeSet::new(), &mut s).unwrap();
+    assert_eq!(preds.len(), 4);
+    // I_1 ≡ x ≥ 0 (or x = 0 weakened), I_2 ≡ y ≥ 1: check the exact meaning.
+    assert!(valid(&implies(&eq(&x, &int(0)), &preds[1]), &mut s));
+    assert!(valid(&eq(&preds[2], &ge(&y, &int(1))), &mut s), "I_2 = {}", preds[2]);
+    assert_eq!(free_vars(&preds[2]), [y.clone()].into_iter().collect());
+}
+
+#[test]
+fn farkas_strict_rows_over_reals() {
+    let (r, t) = (rv("r"), rv("t"));
+    let trace = vec![havoc(&[&r, &t]), assume(lt(&r, &t)), assume(lt(&t, &r))];
+    let mut s = solver();
+    let preds = farkas_sequence(&trace, &BTreeSet::new(), &mut s).unwrap();
+    assert!(valid(&eq(&preds[2], &lt(&r, &t)), &mut s), "I_2 = {}", preds[2]);
+    assert!(is_inductive(&preds, &trace, &mut s));
+}
+
+#[test]
+fn non_inductive_sequence_is_rejected() {
+    let (x, y) = (iv("x"), iv("y"));
+    let trace = vec![assign(&x, int(0)), assign(&y, add(&[x.clone(), int(1)])), assume(le(&y, &int(0)))];
+    let mut s = solver();
+    let bad = vec![tt(), ge(&x, &int(1)), ge(&y, &int(1)), ff()];
+    assert!(!is_inductive(&bad, &trace, &mut s));
+    let short = vec![tt(), ff()];
+    assert!(!is_inductive(&short, &trace, &mut s));
+    let not_false = vec![tt(), ge(&x, &int(0)), ge(&y, &int(1)), ge(&y, &int(1))];
+    assert!(!is_inductive(&not_false, &trace, &mut s));
+    let good = vec![tt(), ge(&x, &int(0)), ge(&y, &int(1)), ff()];
+    assert!(is_inductive(&good, &trace, &mut s));
+}
+
+#[test]
+fn hoare_checker_caches_and_decides() {
+    let (x, y) = (iv("x"), iv("y"));
+    let inc = assign(&x, add(&[x.clone(), int(1)]));
+    let mut h = HoareChecker::new(Box::new(solver()));
+    let pre = ge(&x, &int(0));
+    let post = ge(&x, &int(1));
+    assert_eq!(h.check(&pre, 0, &inc, &post), Validity::Valid);
+    assert_eq!(h.check(&pre, 0, &inc, &post), Validity::Valid);
+    assert_eq!(h.stats.solver_calls, 1);
+    assert_eq!(h.stats.cache_hits, 1);
+    assert_eq!(h.check(&pre, 0, &inc, &ge(&x, &int(2))), Validity::Invalid);
+    // Syntactic: post is a conjunct of pre and x := x + 1 does not touch y.
+    let py = ge(&y, &int(3));
+    assert_eq!(h.check(&and2(&pre, &py), 0, &inc, &py), Validity::Valid);
+    assert_eq!(h.check(&pre, 0, &inc, &tt()), Validity::Valid);
+    assert_eq!(h.check(&ff(), 0, &inc, &ff()), Validity::Valid);
+    assert_eq!(h.stats.syntactic, 3);
+    assert_eq!(h.stats.solver_calls, 2);
+    // Havoc loses the value; assume keeps it.
+    let hx = havoc(&[&x]);
+    assert_eq!(h.check(&pre, 1, &hx, &pre), Validity::Invalid);
+    assert_eq!(h.check(&pre, 1, &hx, &py), Validity::Invalid);
+    assert_eq!(h.check(&and2(&pre, &py), 1, &hx, &py), Validity::Valid);
+    let ay = assume(le(&y, &int(5)));
+    assert_eq!(h.check(&pre, 2, &ay, &and2(&pre, &le(&y, &int(5)))), Validity::Valid);
+    assert_eq!(h.stats.queries, 10);
+}
+
+#[test]
+fn sp_and_wp_of_an_increment() {
+    let x = iv("x");
+    let inc = assign(&x, add(&[x.clone(), int(1)]));
+    let mut s = solver();
+    let post = sp(&ge(&x, &int(0)), &inc);
+    assert!(!post.has_quantifier(), "{post}");
+    assert!(valid(&eq(&post, &ge(&x, &int(1))), &mut s), "sp = {post}");
+    let pre = wp(&inc, &ge(&x, &int(1)));
+    assert!(!pre.has_quantifier(), "{pre}");
+    assert!(valid(&eq(&pre, &ge(&x, &int(0))), &mut s), "wp = {pre}");
+    let y = iv("y");
+    let hy = havoc(&[&y]);
+    assert!(valid(&eq(&sp(&and2(&ge(&x, &int(0)), &ge(&y, &int(0))), &hy), &ge(&x, &int(0))), &mut s));
+    assert!(wp(&hy, &ge(&y, &int(0))).is_false() || valid(&not(&wp(&hy, &ge(&y, &int(0)))), &mut s));
+}
+
+#[test]
+fn source_names_round_trip() {
+    for src in Source::ALL {
+        assert_eq!(src.name().parse::<Source>().unwrap(), src);
+    }
+    assert_eq!("it-sp-lv".parse::<Source>().unwrap(), Source::NewtonItSpLv);
+    assert!("wp".parse::<Source>().is_err());
+    assert_eq!(Source::default(), Source::NewtonItSpLv);
+}
+
+#[test]
+fn farkas_ignores_non_linear_steps_outside_the_core() {
+    let (x, y, z) = (iv("x"), iv("y"), iv("z"));
+    let trace = vec![
+        assign(&x, int(1)),
+        assign(&z, mul(&[y.clone(), y.clone()])),
+        assume(lt(&x, &int(0))),
+    ];
+    let mut s = solver();
+    let core = infeasible_core(&trace, &mut s);
+    assert!(!core.contains(&1), "core {core:?}");
+    assert!(matches!(farkas_sequence(&trace, &BTreeSet::new(), &mut s), Err(RefineError::NotApplicable(_))));
+    let seq = assertion_sequence(Source::Craig, &trace, &core, &mut s).unwrap();
+    assert_eq!(seq.source_used, Source::Craig);
+    assert!(is_inductive(&seq.preds, &trace, &mut s));
+    assert!(valid(&eq(&seq.preds[2], &ge(&x, &int(1))), &mut s), "I_2 = {}", seq.preds[2]);
+}

@@ -1,0 +1,487 @@
+//! Partial quantifier elimination, as in Dietsch et al., "Craig vs. Newton in software model
+//! checking" (ESEC/FSE 2017): two cheap syntactic steps, then Z3's `qe-light` and `qe`.
+//!
+//! * DER (destructive equality resolution): `∃x. x = t ∧ φ` ≡ `φ[t/x]` if `x` does not occur
+//!   in `t`; dually `∀x. x ≠ t ∨ φ` ≡ `φ[t/x]`.
+//! * UPD (unconnected parameter drop): `∃v1..vn. φ1 ∧ φ2` ≡ `φ1` if `φ2` is satisfiable and every
+//!   symbol of `φ2` is one of `v1..vn` not occurring in `φ1` or an interpreted (theory) symbol.
+//!
+//! Every step is an equivalence; when elimination fails the result is still quantified.
+
+use crate::build;
+use crate::linear::{linearize, to_term, LinExpr};
+use crate::sort::Sort;
+use crate::subst::{conjuncts, disjuncts, free_vars, substitute1};
+use crate::term::{Kind, Op, Quantifier, Term};
+use num_rational::BigRational;
+use num_traits::{One, Signed};
+use std::collections::{BTreeSet, HashSet};
+
+/// Timeout of each Z3 tactic in [`project_exists`] and [`project_forall`].
+pub const DEFAULT_QE_TIMEOUT_MS: u64 = 2_000;
+
+/// Timeout of the satisfiability check UPD makes for each unconnected group.
+const UPD_SAT_TIMEOUT_MS: u64 = 500;
+
+/// The negation of `t`, pushed through one level of `∧`, `∨`, `⇒`, `¬` and quantifiers.
+fn push_not(t: &Term) -> Term {
+    match (&t.kind, t.args.as_slice()) {
+        (Kind::App(Op::Not), [a]) => a.clone(),
+        (Kind::App(Op::And), _) => build::or(&t.args.iter().map(not_flip).collect::<Vec<_>>()),
+        (Kind::App(Op::Or), _) => build::and(&t.args.iter().map(not_flip).collect::<Vec<_>>()),
+        (Kind::App(Op::Implies), [a, b]) => build::and(&[a.clone(), not_flip(b)]),
+        (Kind::Quant(q, vars), [b]) => build::quant(dual(*q), vars, &push_not(b)),
+        _ => build::not(t),
+    }
+}
+
+/// `¬t`, as the dual quantifier when `t` is quantified.
+fn not_flip(t: &Term) -> Term {
+    match &t.kind {
+        Kind::Quant(..) => push_not(t),
+        _ => build::not(t),
+    }
+}
+
+fn dual(q: Quantifier) -> Quantifier {
+    match q {
+        Quantifier::Exists => Quantifier::Forall,
+        Quantifier::Forall => Quantifier::Exists,
+    }
+}
+
+/// Runs an ∃-procedure on a ∀-problem through `∀v.φ ≡ ¬∃v.¬φ`.
+fn via_exists(
+    q: Quantifier,
+    vars: &[Term],
+    body: &Term,
+    f: impl Fn(&[Term], &Term) -> (Vec<Term>, Term),
+) -> (Vec<Term>, Term) {
+    match q {
+        Quantifier::Exists => f(vars, body),
+        Quantifier::Forall => {
+            let (v, b) = f(vars, &push_not(body));
+            (v, push_not(&b))
+        }
+    }
+}
+
+/// The variables bound by quantifiers anywhere inside `t`.
+fn bound_vars(t: &Term) -> HashSet<Term> {
+    let mut out = HashSet::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        if let Kind::Quant(_, vs) = &t.kind {
+            out.extend(vs.iter().cloned());
+        }
+        stack.extend(t.args.iter().cloned());
+    }
+    out
+}
+
+/// Keeps the variables of `vars` (deduplicated, in order) that occur free in `body`.
+fn live_vars(vars: &[Term], body: &Term) -> Vec<Term> {
+    let fv = free_vars(body);
+    let mut out: Vec<Term> = Vec::new();
+    for v in vars {
+        if fv.contains(v) && !out.contains(v) {
+            out.push(v.clone());
+        }
+    }
+    out
+}
+
+/// If the conjunct `c` defines a variable of `vars` (`x = t` with `x` not in `t`, a Boolean
+/// literal `x`/`¬x`, or a linear equation with a unit coefficient for an Int `x`, any non-zero
+/// coefficient for a Real `x`), returns `(x, t)`.
+fn definition(c: &Term, vars: &[Term]) -> Option<(Term, Term)> {
+    let is_q = |x: &Term| vars.contains(x);
+    if is_q(c) && c.sort == Sort::Bool {
+        return Some((c.clone(), build::tt()));
+    }
+    match (c.op(), c.args.as_slice()) {
+        (Some(Op::Not), [x]) if is_q(x) => return Some((x.clone(), build::ff())),
+        (Some(Op::Eq), [a, b]) => {
+            for (x, t) in [(a, b), (b, a)] {
+                if is_q(x) && x.sort == t.sort && !free_vars(t).contains(x) {
+                    return Some((x.clone(), t.clone()));
+                }
+            }
+            if a.sort.is_arith() && a.sort == b.sort {
+                return solve_linear(a, b, vars);
+            }
+        }
+        _ => {}
+    }
+    None
+}
+
+/// Solves the linear equation `a = b` for a quantified variable, if one has a suitable
+/// coefficient and occurs nowhere else in the equation.
+fn solve_linear(a: &Term, b: &Term, vars: &[Term]) -> Option<(Term, Term)> {
+    let mut e = linearize(a)?;
+    e.add_scaled(&linearize(b)?, &-BigRational::one());
+    for (x, c) in &e.coeffs {
+        if !vars.contains(x) || x.sort != a.sort {
+            continue;
+        }
+        if x.sort == Sort::Int && !c.abs().is_one() {
+            continue;
+        }
+        let mut rest: LinExpr = e.clone();
+        rest.coeffs.remove(x);
+        if rest.coeffs.keys().any(|k| free_vars(k).contains(x)) {
+            continue;
+        }
+        // c·x + rest = 0  ⇒  x = -rest / c
+        let t = to_term(&rest.scale(&(-BigRational::one() / c)), &x.sort);
+        return Some((x.clone(), t));
+    }
+    None
+}
+
+fn der_exists(vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
+    let vars = live_vars(vars, body);
+    if vars.is_empty() {
+        return (vars, body.clone());
+    }
+    if body.op() == Some(&Op::Or) {
+        let parts: Vec<Term> = disjuncts(body)
+            .iter()
+            .map(|d| {
+                let (v, b) = der_exists(&vars, d);
+                build::exists(&v, &b)
+            })
+            .collect();
+        return (vec![], build::or(&parts));
+    }
+    let mut vars = vars;
+    let mut conj = conjuncts(body);
+    loop {
+        let inner_bound: HashSet<Term> = conj.iter().flat_map(bound_vars).collect();
+        let found = conj.iter().enumerate().find_map(|(i, c)| {
+            let (x, t) = definition(c, &vars)?;
+            // Substituting must not capture: no variable of t may be bound inside the body.
+            let capture = free_vars(&t).iter().any(|v| inner_bound.contains(v));
+            (!capture).then_some((i, x, t))
+        });
+        let Some((i, x, t)) = found else { break };
+        conj.remove(i);
+        conj = conj.iter().map(|c| substitute1(c, &x, &t)).collect();
+        vars.retain(|v| *v != x);
+        if vars.is_empty() {
+            break;
+        }
+    }
+    let body = build::and(&conj);
+    (live_vars(&vars, &body), body)
+}
+
+/// DER: drops quantified variables defined by an equality conjunct (∃) or a disequality
+/// disjunct (∀), to a fixpoint. For ∃ over a disjunction (∀ over a conjunction) it distributes
+/// the quantifier over the parts first; the returned variables are then empty and the body
+/// holds the per-part quantifiers. Returns `(remaining variables, body)` of the same quantifier.
+pub fn der(q: Quantifier, vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
+    via_exists(q, vars, body, der_exists)
+}
+
+/// Whether `t` mentions a symbol that is neither a variable nor interpreted: an uninterpreted
+/// function or a term of an uninterpreted sort (whose interpretation is not fixed).
+fn has_foreign_symbol(t: &Term) -> bool {
+    fn foreign_sort(s: &Sort) -> bool {
+        match s {
+            Sort::Uninterpreted(_) => true,
+            Sort::Array(i, e) => foreign_sort(i) || foreign_sort(e),
+            _ => false,
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.id()) {
+            continue;
+        }
+        if matches!(t.op(), Some(Op::Apply(_))) || foreign_sort(&t.sort) {
+            return true;
+        }
+        if let Kind::Quant(_, vs) = &t.kind {
+            if vs.iter().any(|v| foreign_sort(&v.sort)) {
+                return true;
+            }
+        }
+        stack.extend(t.args.iter().cloned());
+    }
+    false
+}
+
+fn upd_exists(vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
+    let vars = live_vars(vars, body);
+    if vars.is_empty() {
+        return (vars, body.clone());
+    }
+    let conj = conjuncts(body);
+    let qset: BTreeSet<Term> = vars.iter().cloned().collect();
+    let fvs: Vec<BTreeSet<Term>> = conj.iter().map(free_vars).collect();
+    // Union-find over conjuncts linked by shared quantified variables.
+    let mut parent: Vec<usize> = (0..conj.len()).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for v in &vars {
+        let users: Vec<usize> = (0..conj.len()).filter(|&i| fvs[i].contains(v)).collect();
+        for w in users.windows(2) {
+            let (a, b) = (find(&mut parent, w[0]), find(&mut parent, w[1]));
+            parent[a] = b;
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut root_of: Vec<Option<usize>> = vec![None; conj.len()];
+    for i in 0..conj.len() {
+        let r = find(&mut parent, i);
+        match root_of[r] {
+            Some(g) => groups[g].push(i),
+            None => {
+                root_of[r] = Some(groups.len());
+                groups.push(vec![i]);
+            }
+        }
+    }
+    let mut drop = vec![false; conj.len()];
+    for g in &groups {
+        // φ2 may only mention quantified variables (which then occur nowhere else, by
+        // construction of the groups) and interpreted symbols.
+        let closed = g.iter().all(|&i| fvs[i].is_subset(&qset) && !has_foreign_symbol(&conj[i]));
+        if !closed {
+            continue;
+        }
+        let phi2 = build::and(&g.iter().map(|&i| conj[i].clone()).collect::<Vec<_>>());
+        match crate::simplify::is_sat(&phi2, UPD_SAT_TIMEOUT_MS) {
+            Some(true) => g.iter().for_each(|&i| drop[i] = true),
+            // ∃v. φ1 ∧ φ2 with φ2 unsatisfiable is false.
+            Some(false) => return (vec![], build::ff()),
+            None => {}
+        }
+    }
+    let kept: Vec<Term> = conj.iter().zip(&drop).filter(|(_, d)| !**d).map(|(c, _)| c.clone()).collect();
+    let body = build::and(&kept);
+    (live_vars(&vars, &body), body)
+}
+
+/// UPD: for ∃ over a conjunction, drops each group of conjuncts that is connected to no free
+/// symbol (its symbols are quantified variables, shared with no other conjunct, and
+/// interpreted symbols; no uninterpreted functions or sorts) and that Z3 shows satisfiable;
+/// if such a group is unsatisfiable the result is `false`; if Z3 cannot decide, it stays.
+/// For ∀ the dual (over a disjunction, dropping groups that are not valid). Returns
+/// `(remaining variables, body)`.
+pub fn upd(q: Quantifier, vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
+    via_exists(q, vars, body, upd_exists)
+}
+
+/// Whether `body` is a junction the quantifier distributes over (∃ over ∨, ∀ over ∧).
+fn distributes(q: Quantifier, body: &Term) -> bool {
+    matches!((q, body.op()), (Quantifier::Exists, Some(Op::Or)) | (Quantifier::Forall, Some(Op::And)))
+}
+
+/// An equivalent of `q vars. body` with as few quantifiers as DER, UPD and Z3's `qe-light`
+/// and `qe` (each bounded by `solver_timeout_ms`) achieve; still quantified where they fail.
+pub fn eliminate(q: Quantifier, vars: &[Term], body: &Term, solver_timeout_ms: u64) -> Term {
+    let vars = live_vars(vars, body);
+    if vars.is_empty() {
+        return body.clone();
+    }
+    if distributes(q, body) {
+        let parts: Vec<Term> = body.args.iter().map(|p| eliminate(q, &vars, p, solver_timeout_ms)).collect();
+        return match q {
+            Quantifier::Exists => build::or(&parts),
+            Quantifier::Forall => build::and(&parts),
+        };
+    }
+    let (v, b) = der(q, &vars, body);
+    if v.is_empty() {
+        return b;
+    }
+    if distributes(q, &b) {
+        return eliminate(q, &v, &b, solver_timeout_ms);
+    }
+    let (v, b) = upd(q, &v, &b);
+    if v.is_empty() {
+        return b;
+    }
+    let f = build::quant(q, &v, &b);
+    let r = crate::z3backend::with_thread_ctx(|cx| {
+        let light = cx.apply_tactic(&f, "qe-light", solver_timeout_ms).unwrap_or_else(|_| f.clone());
+        if !light.has_quantifier() {
+            return Ok(light);
+        }
+        Ok(cx.apply_tactic(&light, "qe", solver_timeout_ms).unwrap_or(light))
+    })
+    .unwrap_or(f);
+    crate::simplify::simplify(&r)
+}
+
+fn project(q: Quantifier, phi: &Term, keep: &BTreeSet<Term>) -> Term {
+    let vars: Vec<Term> = free_vars(phi).into_iter().filter(|v| !keep.contains(v)).collect();
+    eliminate(q, &vars, phi, DEFAULT_QE_TIMEOUT_MS)
+}
+
+/// `∃ (free vars of phi not in keep). phi`, with the quantifier eliminated where possible.
+pub fn project_exists(phi: &Term, keep: &BTreeSet<Term>) -> Term {
+    project(Quantifier::Exists, phi, keep)
+}
+
+/// `∀ (free vars of phi not in keep). phi`, with the quantifier eliminated where possible.
+pub fn project_forall(phi: &Term, keep: &BTreeSet<Term>) -> Term {
+    project(Quantifier::Forall, phi, keep)
+}
+
+#[cfg(test)]
+#[allow(clippy::cloned_ref_to_slice_refs)]
+mod tests {
+    use super::*;
+    use crate::build::*;
+    use crate::simplify::is_equiv;
+    use crate::sort::Sort;
+    use crate::term::FuncDecl;
+    use std::sync::Arc;
+
+    fn v(n: &str) -> Term {
+        Term::var(n, Sort::Int)
+    }
+
+    fn assert_equiv(a: &Term, b: &Term) {
+        assert_eq!(is_equiv(a, b, 5000), Some(true), "{a}  vs  {b}");
+    }
+
+    #[test]
+    fn qe_even_nonnegative() {
+        let (k, y) = (v("k"), v("y"));
+        let body = and(&[ge(&k, &int(0)), eq(&y, &mul(&[int(2), k.clone()]))]);
+        let r = eliminate(Quantifier::Exists, &[k], &body, 5000);
+        assert!(!r.has_quantifier(), "{r}");
+        assert_equiv(&r, &and(&[ge(&y, &int(0)), eq(&modulo(&y, &int(2)), &int(0))]));
+    }
+
+    #[test]
+    fn der_substitutes_definitions() {
+        let (x, y, z) = (v("x"), v("y"), v("z"));
+        let yp1 = add(&[y.clone(), int(1)]);
+        let (vars, body) = der(Quantifier::Exists, &[x.clone()], &and(&[eq(&x, &yp1), gt(&x, &z)]));
+        assert!(vars.is_empty());
+        assert_eq!(body, gt(&yp1, &z));
+        // ∀ dual: ∀x. x ≠ y+1 ∨ x > z
+        let (vars, body) = der(Quantifier::Forall, &[x.clone()], &or(&[not(&eq(&x, &yp1)), gt(&x, &z)]));
+        assert!(vars.is_empty());
+        assert_eq!(body, gt(&yp1, &z));
+        // Boolean literal and linear equation with a unit coefficient
+        let b = Term::var("b", Sort::Bool);
+        let body = and(&[b.clone(), eq(&add(&[x.clone(), y.clone()]), &int(3)), implies(&b, &gt(&x, &z))]);
+        let (vars, r) = der(Quantifier::Exists, &[x.clone(), b], &body);
+        assert!(vars.is_empty(), "{vars:?}");
+        assert_equiv(&r, &gt(&sub(&int(3), &y), &z));
+    }
+
+    #[test]
+    fn der_distributes_and_keeps_what_it_cannot_eliminate() {
+        let (x, y, z) = (v("x"), v("y"), v("z"));
+        let body = or(&[and(&[eq(&x, &y), gt(&x, &int(0))]), and(&[gt(&x, &z), lt(&x, &y)])]);
+        let (vars, r) = der(Quantifier::Exists, &[x.clone()], &body);
+        assert!(vars.is_empty());
+        let expect = or(&[gt(&y, &int(0)), exists(&[x.clone()], &and(&[gt(&x, &z), lt(&x, &y)]))]);
+        assert_eq!(r, expect);
+        // 2x = y cannot be solved for an Int x by DER
+        let (vars, _) = der(Quantifier::Exists, &[x.clone()], &eq(&mul(&[int(2), x.clone()]), &y));
+        assert_eq!(vars, vec![x]);
+    }
+
+    #[test]
+    fn der_avoids_capture() {
+        let (x, y) = (v("x"), v("y"));
+        let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+        // ∃x. x = y ∧ ∀y. a[y] ≤ x: substituting y for x would capture y.
+        let body = and(&[eq(&x, &y), forall(&[y.clone()], &le(&select(&a, &y), &x))]);
+        let (vars, _) = der(Quantifier::Exists, &[x.clone()], &body);
+        assert_eq!(vars, vec![x]);
+    }
+
+    #[test]
+    fn upd_drops_unconnected_satisfiable_groups() {
+        let (x, y, z, w) = (v("x"), v("y"), v("z"), v("w"));
+        let body = and(&[gt(&z, &int(0)), gt(&x, &y), gt(&y, &int(5)), le(&w, &z)]);
+        let (vars, r) = upd(Quantifier::Exists, &[x.clone(), y.clone(), w.clone()], &body);
+        // {x > y, y > 5} is unconnected and satisfiable; w ≤ z is connected to z.
+        assert_eq!(vars, vec![w.clone()]);
+        assert_eq!(r, and(&[gt(&z, &int(0)), le(&w, &z)]));
+        // an unsatisfiable unconnected group makes the whole formula false
+        let body = and(&[gt(&z, &int(0)), gt(&x, &int(1)), lt(&x, &int(0))]);
+        assert_eq!(upd(Quantifier::Exists, &[x.clone()], &body).1, ff());
+        // uninterpreted functions are free symbols: nothing is dropped
+        let f = Arc::new(FuncDecl { name: Arc::from("f"), domain: vec![Sort::Int], range: Sort::Int });
+        let body = and(&[gt(&z, &int(0)), eq(&apply(&f, &[x.clone()]), &int(1))]);
+        assert_eq!(upd(Quantifier::Exists, &[x.clone()], &body), (vec![x.clone()], body.clone()));
+        // ∀ dual: ∀x. z > 0 ∨ x > 3  ≡  z > 0
+        let (vars, r) = upd(Quantifier::Forall, &[x.clone()], &or(&[gt(&z, &int(0)), gt(&x, &int(3))]));
+        assert!(vars.is_empty());
+        assert_eq!(r, gt(&z, &int(0)));
+    }
+
+    #[test]
+    fn eliminate_is_equivalence_preserving() {
+        let (x, y, z) = (v("x"), v("y"), v("z"));
+        let r = Term::var("r", Sort::Real);
+        let s = Term::var("s", Sort::Real);
+        let cases = vec![
+            (Quantifier::Exists, vec![x.clone()], and(&[lt(&y, &x), lt(&x, &z)])),
+            (Quantifier::Forall, vec![x.clone()], or(&[le(&x, &y), gt(&x, &z)])),
+            (Quantifier::Exists, vec![x.clone()], eq(&mul(&[int(3), x.clone()]), &add(&[y.clone(), int(1)]))),
+            (Quantifier::Exists, vec![r.clone()], and(&[lt(&s, &r), lt(&r, &real_from(3))])),
+            (
+                Quantifier::Forall,
+                vec![x.clone(), y.clone()],
+                or(&[not(&eq(&x, &add(&[z.clone(), int(1)]))), le(&y, &x), gt(&y, &z)]),
+            ),
+        ];
+        for (q, vars, body) in cases {
+            let orig = quant(q, &vars, &body);
+            let res = eliminate(q, &vars, &body, 5000);
+            assert!(!res.has_quantifier(), "{orig} -> {res}");
+            assert_equiv(&orig, &res);
+        }
+    }
+
+    fn real_from(i: i64) -> Term {
+        real(num_rational::BigRational::from_integer(i.into()))
+    }
+
+    #[test]
+    fn eliminate_with_arrays_stays_correct() {
+        let (i, j) = (v("i"), v("j"));
+        let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+        let body = and(&[eq(&select(&a, &i), &int(5)), eq(&select(&a, &j), &int(6))]);
+        let res = eliminate(Quantifier::Exists, &[a.clone()], &body, 2000);
+        // Whatever Z3 manages, the result must not be inequivalent.
+        assert_ne!(is_equiv(&exists(&[a], &body), &res, 5000), Some(false), "{res}");
+    }
+
+    #[test]
+    fn projections() {
+        let (x, xp) = (v("x"), v("x'"));
+        let phi = and(&[eq(&xp, &add(&[x.clone(), int(1)])), ge(&x, &int(0))]);
+        let keep: BTreeSet<Term> = [xp.clone()].into_iter().collect();
+        let p = project_exists(&phi, &keep);
+        assert!(!p.has_quantifier(), "{p}");
+        assert_equiv(&p, &ge(&xp, &int(1)));
+        let y = v("y");
+        let keep: BTreeSet<Term> = [y.clone()].into_iter().collect();
+        let p = project_forall(&or(&[gt(&x, &int(0)), gt(&y, &int(0))]), &keep);
+        assert!(!p.has_quantifier(), "{p}");
+        assert_equiv(&p, &gt(&y, &int(0)));
+    }
+}

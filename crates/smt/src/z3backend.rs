@@ -1,0 +1,1454 @@
+//! Z3 backend: translation of terms to Z3 ASTs and back, and [`Z3Solver`], an incremental
+//! solver behind the [`Solver`] trait.
+//!
+//! Every [`Z3Solver`] owns its own Z3 context, so solvers on different threads never share Z3
+//! state. Z3 errors are reported as [`SolverError`]s (the C error handler is disabled, every
+//! call is checked), never as panics.
+
+use crate::build;
+use crate::solver::{Model, SatResult, Solver, SolverError};
+use crate::sort::Sort;
+use crate::term::{FuncDecl, Kind, Op, Quantifier, Term};
+use crate::z3ffi as ffi;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_uint, c_void};
+use std::rc::Rc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Maximal nesting of quantifiers (and model values) in Z3 terms we translate back; terms are
+/// otherwise traversed iteratively, so their depth is not limited by the stack.
+const MAX_NESTING: usize = 100;
+
+type Res<T> = Result<T, SolverError>;
+
+fn unsupported(what: impl Into<String>) -> SolverError {
+    SolverError::Unsupported(what.into())
+}
+
+/// A Z3 context; deleted when the last object referring to it is dropped.
+struct RawCtx(ffi::Ctx);
+
+impl Drop for RawCtx {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from Z3_mk_context_rc and every object that refers to it
+        // holds an Rc to this value, so none is alive any more.
+        unsafe { ffi::Z3_del_context(self.0) }
+    }
+}
+
+/// Which reference-counting functions apply to an owned Z3 object.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum RefKind {
+    Ast,
+    Sort,
+    Decl,
+    Solver,
+    Model,
+    Vector,
+    Goal,
+    Tactic,
+    ApplyResult,
+    Interp,
+    Entry,
+}
+
+/// A reference-counted handle to a Z3 object of the given kind.
+struct Owned {
+    ctx: Rc<RawCtx>,
+    p: *mut c_void,
+    kind: RefKind,
+}
+
+impl Owned {
+    /// Takes a reference to `p` (non-null, created in `ctx`).
+    fn new(ctx: &Rc<RawCtx>, p: *mut c_void, kind: RefKind) -> Owned {
+        let o = Owned { ctx: ctx.clone(), p, kind };
+        o.inc();
+        o
+    }
+
+    fn inc(&self) {
+        let c = self.ctx.0;
+        // SAFETY: `p` is a live object of kind `kind` in context `c`.
+        unsafe {
+            match self.kind {
+                RefKind::Ast => ffi::Z3_inc_ref(c, self.p),
+                RefKind::Sort => ffi::Z3_inc_ref(c, ffi::Z3_sort_to_ast(c, self.p)),
+                RefKind::Decl => ffi::Z3_inc_ref(c, ffi::Z3_func_decl_to_ast(c, self.p)),
+                RefKind::Solver => ffi::Z3_solver_inc_ref(c, self.p),
+                RefKind::Model => ffi::Z3_model_inc_ref(c, self.p),
+                RefKind::Vector => ffi::Z3_ast_vector_inc_ref(c, self.p),
+                RefKind::Goal => ffi::Z3_goal_inc_ref(c, self.p),
+                RefKind::Tactic => ffi::Z3_tactic_inc_ref(c, self.p),
+                RefKind::ApplyResult => ffi::Z3_apply_result_inc_ref(c, self.p),
+                RefKind::Interp => ffi::Z3_func_interp_inc_ref(c, self.p),
+                RefKind::Entry => ffi::Z3_func_entry_inc_ref(c, self.p),
+            }
+        }
+    }
+}
+
+impl Clone for Owned {
+    fn clone(&self) -> Owned {
+        Owned::new(&self.ctx, self.p, self.kind)
+    }
+}
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        let c = self.ctx.0;
+        // SAFETY: we hold one reference to `p`, taken in `Owned::new`.
+        unsafe {
+            match self.kind {
+                RefKind::Ast => ffi::Z3_dec_ref(c, self.p),
+                RefKind::Sort => ffi::Z3_dec_ref(c, ffi::Z3_sort_to_ast(c, self.p)),
+                RefKind::Decl => ffi::Z3_dec_ref(c, ffi::Z3_func_decl_to_ast(c, self.p)),
+                RefKind::Solver => ffi::Z3_solver_dec_ref(c, self.p),
+                RefKind::Model => ffi::Z3_model_dec_ref(c, self.p),
+                RefKind::Vector => ffi::Z3_ast_vector_dec_ref(c, self.p),
+                RefKind::Goal => ffi::Z3_goal_dec_ref(c, self.p),
+                RefKind::Tactic => ffi::Z3_tactic_dec_ref(c, self.p),
+                RefKind::ApplyResult => ffi::Z3_apply_result_dec_ref(c, self.p),
+                RefKind::Interp => ffi::Z3_func_interp_dec_ref(c, self.p),
+                RefKind::Entry => ffi::Z3_func_entry_dec_ref(c, self.p),
+            }
+        }
+    }
+}
+
+/// A context pointer that may be handed to the watchdog thread (`Z3_interrupt` is the one
+/// Z3 call meant to be made from another thread).
+struct InterruptHandle(ffi::Ctx);
+
+// SAFETY: the watchdog only calls `Z3_interrupt`, which Z3 synchronizes internally, and only
+// while the owning thread is blocked inside `with_deadline` (so the context is alive).
+unsafe impl Send for InterruptHandle {}
+
+/// Runs `f` (a Z3 call on context `ctx`) and interrupts it after `timeout_ms` (0: no limit).
+///
+/// Z3 4.8.12's own `timeout` parameter and `try-for` use a thread-pool timer that deadlocks
+/// once a timer has fired (Z3 issue #5369/#5371, fixed after 4.8.12), so timeouts are
+/// implemented here with a watchdog thread calling `Z3_interrupt`. The watchdog is joined
+/// before returning, so it never outlives the call.
+fn with_deadline<R>(ctx: ffi::Ctx, timeout_ms: u64, f: impl FnOnce() -> R) -> R {
+    let Some(deadline) = (timeout_ms > 0).then(|| Instant::now().checked_add(Duration::from_millis(timeout_ms))).flatten()
+    else {
+        return f();
+    };
+    let shared = Arc::new((Mutex::new(false), Condvar::new()));
+    let theirs = shared.clone();
+    let handle = InterruptHandle(ctx);
+    let watchdog = std::thread::Builder::new().name("z3-watchdog".into()).spawn(move || {
+        let handle = handle;
+        let (lock, cv) = &*theirs;
+        let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
+        while !*done {
+            let now = Instant::now();
+            if now >= deadline {
+                // SAFETY: the owner is still inside `f` (it sets `done` before returning).
+                unsafe { ffi::Z3_interrupt(handle.0) };
+                return;
+            }
+            done = match cv.wait_timeout(done, deadline - now) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
+            };
+        }
+    });
+    let r = f();
+    let (lock, cv) = &*shared;
+    *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    cv.notify_all();
+    if let Ok(w) = watchdog {
+        let _ = w.join();
+    }
+    r
+}
+
+/// What a Z3 symbol name stands for.
+#[derive(Clone)]
+enum Owner {
+    Var(Term),
+    Func(Arc<FuncDecl>),
+    Internal,
+}
+
+/// A Z3 context with translation caches (terms, sorts, function symbols) in both directions.
+pub(crate) struct Z3Ctx {
+    raw: Rc<RawCtx>,
+    terms: HashMap<Term, Owned>,
+    sorts: HashMap<Sort, Owned>,
+    funcs: HashMap<Arc<FuncDecl>, Owned>,
+    /// Z3 symbol name -> what it stands for; names are unique per context.
+    names: HashMap<String, Owner>,
+    /// The declaration kind of uninterpreted symbols in this libz3 (asked, not assumed).
+    uninterpreted: std::os::raw::c_int,
+}
+
+fn cstring(s: &str) -> CString {
+    CString::new(s.replace('\0', "_")).unwrap_or_default()
+}
+
+fn read_str(p: *const c_char) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: Z3 returns NUL-terminated strings valid until the next API call; we copy at once.
+    Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
+fn len_u32(n: usize) -> Res<c_uint> {
+    c_uint::try_from(n).map_err(|_| unsupported("too many arguments"))
+}
+
+impl Z3Ctx {
+    /// A fresh context with Z3's error handler disabled (errors become error codes).
+    pub(crate) fn new() -> Res<Z3Ctx> {
+        // SAFETY: plain constructor calls; null results are checked.
+        let raw = unsafe {
+            let cfg = ffi::Z3_mk_config();
+            if cfg.is_null() {
+                return Err(SolverError::Failure("Z3_mk_config failed".into()));
+            }
+            let model = cstring("model");
+            let yes = cstring("true");
+            ffi::Z3_set_param_value(cfg, model.as_ptr(), yes.as_ptr());
+            let ctx = ffi::Z3_mk_context_rc(cfg);
+            ffi::Z3_del_config(cfg);
+            if ctx.is_null() {
+                return Err(SolverError::Failure("Z3_mk_context_rc failed".into()));
+            }
+            ffi::Z3_set_error_handler(ctx, std::ptr::null());
+            ctx
+        };
+        let mut cx = Z3Ctx {
+            raw: Rc::new(RawCtx(raw)),
+            terms: HashMap::new(),
+            sorts: HashMap::new(),
+            funcs: HashMap::new(),
+            names: HashMap::new(),
+            uninterpreted: ffi::OP_UNINTERPRETED,
+        };
+        let probe = cx.sort(&Sort::Bool).and_then(|b| {
+            // SAFETY: live sort; the constant's declaration lives as long as the constant.
+            let k = cx.ast(unsafe { ffi::Z3_mk_const(cx.c(), cx.symbol("probe")?, b.p) }, "probe")?;
+            let app = cx.check_ptr(unsafe { ffi::Z3_to_app(cx.c(), k.p) }, "probe app")?;
+            let decl = cx.check_ptr(unsafe { ffi::Z3_get_app_decl(cx.c(), app) }, "probe decl")?;
+            Ok(unsafe { ffi::Z3_get_decl_kind(cx.c(), decl) })
+        });
+        if let Ok(kind) = probe {
+            cx.uninterpreted = kind;
+        }
+        Ok(cx)
+    }
+
+    fn c(&self) -> ffi::Ctx {
+        self.raw.0
+    }
+
+    /// Number of cached term translations (a measure of the context's size).
+    pub(crate) fn cache_len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// The pending Z3 error, if the last call failed.
+    fn error(&self) -> Option<String> {
+        // SAFETY: valid context.
+        unsafe {
+            let code = ffi::Z3_get_error_code(self.c());
+            if code == ffi::OK {
+                None
+            } else {
+                Some(read_str(ffi::Z3_get_error_msg(self.c(), code)).unwrap_or_else(|| format!("Z3 error {code}")))
+            }
+        }
+    }
+
+    /// Checks the last call: an error or a null result becomes `Err`.
+    fn check_ptr(&self, p: *mut c_void, what: &str) -> Res<*mut c_void> {
+        if let Some(e) = self.error() {
+            return Err(SolverError::Failure(format!("{what}: {e}")));
+        }
+        if p.is_null() {
+            return Err(SolverError::Failure(format!("{what}: Z3 returned null")));
+        }
+        Ok(p)
+    }
+
+    fn own(&self, p: *mut c_void, kind: RefKind, what: &str) -> Res<Owned> {
+        let p = self.check_ptr(p, what)?;
+        Ok(Owned::new(&self.raw, p, kind))
+    }
+
+    fn ast(&self, p: ffi::Ast, what: &str) -> Res<Owned> {
+        self.own(p, RefKind::Ast, what)
+    }
+
+    fn check_ok(&self, what: &str) -> Res<()> {
+        match self.error() {
+            Some(e) => Err(SolverError::Failure(format!("{what}: {e}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// The SMT-LIB text of an AST (for messages).
+    fn ast_string(&self, a: ffi::Ast) -> String {
+        // SAFETY: valid AST of this context.
+        read_str(unsafe { ffi::Z3_ast_to_string(self.c(), a) }).unwrap_or_default()
+    }
+
+    fn symbol(&self, name: &str) -> Res<ffi::Sym> {
+        let s = cstring(name);
+        // SAFETY: valid context and string; symbols need no reference counting.
+        let p = unsafe { ffi::Z3_mk_string_symbol(self.c(), s.as_ptr()) };
+        self.check_ptr(p, "symbol")
+    }
+
+    fn symbol_name(&self, s: ffi::Sym) -> String {
+        // SAFETY: `s` is a symbol of this context.
+        unsafe {
+            if ffi::Z3_get_symbol_kind(self.c(), s) == ffi::STRING_SYMBOL {
+                read_str(ffi::Z3_get_symbol_string(self.c(), s)).unwrap_or_default()
+            } else {
+                format!("k!{}", ffi::Z3_get_symbol_int(self.c(), s))
+            }
+        }
+    }
+
+    /// Registers a unique Z3 name for `owner`, based on `base`.
+    fn unique_name(&mut self, base: &str, owner: Owner) -> String {
+        let base = base.replace('\0', "_");
+        let mut name = base.clone();
+        let mut k = 0u64;
+        while self.names.contains_key(&name) {
+            k += 1;
+            name = format!("{base}!{k}");
+        }
+        self.names.insert(name.clone(), owner);
+        name
+    }
+
+    // ---------------------------------------------------------------- sorts
+
+    fn sort(&mut self, s: &Sort) -> Res<Owned> {
+        if let Some(o) = self.sorts.get(s) {
+            return Ok(o.clone());
+        }
+        let c = self.c();
+        // SAFETY: valid context; component sorts are held alive by `Owned` values.
+        let p = unsafe {
+            match s {
+                Sort::Bool => ffi::Z3_mk_bool_sort(c),
+                Sort::Int => ffi::Z3_mk_int_sort(c),
+                Sort::Real => ffi::Z3_mk_real_sort(c),
+                Sort::BitVec(n) => ffi::Z3_mk_bv_sort(c, *n),
+                Sort::Float(e, m) => ffi::Z3_mk_fpa_sort(c, *e, *m),
+                Sort::Array(i, e) => {
+                    let i = self.sort(i)?;
+                    let e = self.sort(e)?;
+                    ffi::Z3_mk_array_sort(c, i.p, e.p)
+                }
+                Sort::Uninterpreted(n) => ffi::Z3_mk_uninterpreted_sort(c, self.symbol(n)?),
+            }
+        };
+        let o = self.own(p, RefKind::Sort, "sort")?;
+        self.sorts.insert(s.clone(), o.clone());
+        Ok(o)
+    }
+
+    fn sort_back(&self, s: ffi::SortP, depth: usize) -> Res<Sort> {
+        if depth > 100 {
+            return Err(unsupported("sort nesting too deep"));
+        }
+        let c = self.c();
+        // SAFETY: `s` is a live sort of this context (owned by an AST the caller holds).
+        unsafe {
+            Ok(match ffi::Z3_get_sort_kind(c, s) {
+                ffi::BOOL_SORT => Sort::Bool,
+                ffi::INT_SORT => Sort::Int,
+                ffi::REAL_SORT => Sort::Real,
+                ffi::BV_SORT => Sort::BitVec(ffi::Z3_get_bv_sort_size(c, s)),
+                ffi::FLOATING_POINT_SORT => Sort::Float(ffi::Z3_fpa_get_ebits(c, s), ffi::Z3_fpa_get_sbits(c, s)),
+                ffi::ARRAY_SORT => {
+                    let d = self.check_ptr(ffi::Z3_get_array_sort_domain(c, s), "array domain")?;
+                    let r = self.check_ptr(ffi::Z3_get_array_sort_range(c, s), "array range")?;
+                    Sort::array(self.sort_back(d, depth + 1)?, self.sort_back(r, depth + 1)?)
+                }
+                ffi::UNINTERPRETED_SORT => {
+                    let name = self.symbol_name(ffi::Z3_get_sort_name(c, s));
+                    Sort::Uninterpreted(Arc::from(name.as_str()))
+                }
+                k => return Err(unsupported(format!("Z3 sort kind {k}"))),
+            })
+        }
+    }
+
+    // ---------------------------------------------------------------- Term -> Z3
+
+    /// Translates a term into a Z3 AST (cached per context). Iterative: deep terms cannot
+    /// overflow the stack.
+    fn encode(&mut self, t: &Term) -> Res<Owned> {
+        if let Some(o) = self.terms.get(t) {
+            return Ok(o.clone());
+        }
+        let mut stack: Vec<(Term, bool)> = vec![(t.clone(), false)];
+        while let Some((u, expanded)) = stack.pop() {
+            if self.terms.contains_key(&u) {
+                continue;
+            }
+            if expanded {
+                // Whatever Z3 rejects here is input we cannot translate.
+                let o = self.encode_node(&u).map_err(|e| match e {
+                    SolverError::Failure(m) => unsupported(m),
+                    e => e,
+                })?;
+                self.terms.insert(u, o);
+                continue;
+            }
+            stack.push((u.clone(), true));
+            let bound = match &u.kind {
+                Kind::Quant(_, vs) => vs.as_slice(),
+                _ => &[],
+            };
+            for c in u.args.iter().chain(bound) {
+                if !self.terms.contains_key(c) {
+                    stack.push((c.clone(), false));
+                }
+            }
+        }
+        self.child(t)
+    }
+
+    /// The translation of an already translated subterm.
+    fn child(&self, t: &Term) -> Res<Owned> {
+        self.terms.get(t).cloned().ok_or_else(|| SolverError::Failure(format!("subterm not translated: {t}")))
+    }
+
+    /// Translates `t` and converts it from Int to Real when `to` is Real.
+    fn arg_as(&mut self, t: &Term, to: &Sort) -> Res<Owned> {
+        let a = self.child(t)?;
+        if t.sort == Sort::Int && *to == Sort::Real {
+            // SAFETY: `a` is a live Int AST.
+            let p = unsafe { ffi::Z3_mk_int2real(self.c(), a.p) };
+            return self.ast(p, "to_real");
+        }
+        Ok(a)
+    }
+
+    /// Translates arithmetic arguments, all at Real if any is Real.
+    fn arith_args(&mut self, args: &[Term]) -> Res<Vec<Owned>> {
+        let target = if args.iter().any(|a| a.sort == Sort::Real) { Sort::Real } else { Sort::Int };
+        args.iter().map(|a| self.arg_as(a, &target)).collect()
+    }
+
+    fn mk_nary(&self, f: unsafe extern "C" fn(ffi::Ctx, c_uint, *const ffi::Ast) -> ffi::Ast, args: &[Owned], what: &str) -> Res<Owned> {
+        let ps: Vec<ffi::Ast> = args.iter().map(|a| a.p).collect();
+        // SAFETY: all arguments are live ASTs of this context.
+        let p = unsafe { f(self.c(), len_u32(ps.len())?, ps.as_ptr()) };
+        self.ast(p, what)
+    }
+
+    fn mk_bin(&self, f: unsafe extern "C" fn(ffi::Ctx, ffi::Ast, ffi::Ast) -> ffi::Ast, args: &[Owned], what: &str) -> Res<Owned> {
+        match args {
+            // SAFETY: live ASTs of this context.
+            [a, b] => self.ast(unsafe { f(self.c(), a.p, b.p) }, what),
+            _ => Err(unsupported(format!("{what} with {} arguments", args.len()))),
+        }
+    }
+
+    fn mk_un(&self, f: unsafe extern "C" fn(ffi::Ctx, ffi::Ast) -> ffi::Ast, args: &[Owned], what: &str) -> Res<Owned> {
+        match args {
+            // SAFETY: live AST of this context.
+            [a] => self.ast(unsafe { f(self.c(), a.p) }, what),
+            _ => Err(unsupported(format!("{what} with {} arguments", args.len()))),
+        }
+    }
+
+    /// A chain `a0 R a1 ∧ a1 R a2 ∧ ...` for chainable relations.
+    fn mk_chain(&self, f: unsafe extern "C" fn(ffi::Ctx, ffi::Ast, ffi::Ast) -> ffi::Ast, args: &[Owned], what: &str) -> Res<Owned> {
+        if args.len() < 2 {
+            return Err(unsupported(format!("{what} with {} arguments", args.len())));
+        }
+        let parts = args.windows(2).map(|w| self.mk_bin(f, w, what)).collect::<Res<Vec<_>>>()?;
+        if parts.len() == 1 {
+            return parts.into_iter().next().ok_or_else(|| unsupported("empty chain"));
+        }
+        self.mk_nary(ffi::Z3_mk_and, &parts, what)
+    }
+
+    fn func_decl(&mut self, fd: &Arc<FuncDecl>) -> Res<Owned> {
+        if let Some(o) = self.funcs.get(fd) {
+            return Ok(o.clone());
+        }
+        let dom = fd.domain.iter().map(|s| self.sort(s)).collect::<Res<Vec<_>>>()?;
+        let range = self.sort(&fd.range)?;
+        let name = self.unique_name(&fd.name, Owner::Func(fd.clone()));
+        let sym = self.symbol(&name)?;
+        let ps: Vec<ffi::SortP> = dom.iter().map(|s| s.p).collect();
+        // SAFETY: live sorts of this context.
+        let p = unsafe { ffi::Z3_mk_func_decl(self.c(), sym, len_u32(ps.len())?, ps.as_ptr(), range.p) };
+        let o = self.own(p, RefKind::Decl, "func decl")?;
+        self.funcs.insert(fd.clone(), o.clone());
+        Ok(o)
+    }
+
+    fn encode_node(&mut self, t: &Term) -> Res<Owned> {
+        let c = self.c();
+        match &t.kind {
+            Kind::Var(name) => {
+                let sort = self.sort(&t.sort)?;
+                let name = self.unique_name(name, Owner::Var(t.clone()));
+                let sym = self.symbol(&name)?;
+                // SAFETY: live sort of this context.
+                self.ast(unsafe { ffi::Z3_mk_const(c, sym, sort.p) }, "const")
+            }
+            // SAFETY: plain constructors.
+            Kind::Bool(true) => self.ast(unsafe { ffi::Z3_mk_true(c) }, "true"),
+            Kind::Bool(false) => self.ast(unsafe { ffi::Z3_mk_false(c) }, "false"),
+            Kind::Int(i) => self.numeral(&i.to_string(), &Sort::Int),
+            Kind::Real(r) => self.numeral(&format!("{}/{}", r.numer(), r.denom()), &Sort::Real),
+            Kind::Quant(q, vars) => {
+                let body = t.args.first().ok_or_else(|| unsupported("quantifier without body"))?;
+                if body.sort != Sort::Bool {
+                    return Err(unsupported("quantifier over a non-Boolean body"));
+                }
+                let mut apps = Vec::new();
+                let mut keep = Vec::new();
+                for v in vars {
+                    if !v.is_var() {
+                        return Err(unsupported(format!("bound non-variable {v}")));
+                    }
+                    let a = self.child(v)?;
+                    // SAFETY: `a` is a live constant.
+                    let app = unsafe { ffi::Z3_to_app(c, a.p) };
+                    apps.push(self.check_ptr(app, "bound variable")?);
+                    keep.push(a);
+                }
+                let b = self.child(body)?;
+                // SAFETY: bound constants (kept alive by `keep`) and body are live.
+                let p = unsafe {
+                    ffi::Z3_mk_quantifier_const(
+                        c,
+                        *q == Quantifier::Forall,
+                        0,
+                        len_u32(apps.len())?,
+                        apps.as_ptr(),
+                        0,
+                        std::ptr::null(),
+                        b.p,
+                    )
+                };
+                self.ast(p, "quantifier")
+            }
+            Kind::App(op) => self.encode_app(op, t),
+        }
+    }
+
+    fn numeral(&mut self, s: &str, sort: &Sort) -> Res<Owned> {
+        let z = self.sort(sort)?;
+        let cs = cstring(s);
+        // SAFETY: live sort, valid string.
+        self.ast(unsafe { ffi::Z3_mk_numeral(self.c(), cs.as_ptr(), z.p) }, "numeral")
+    }
+
+    fn encode_app(&mut self, op: &Op, t: &Term) -> Res<Owned> {
+        let args = &t.args;
+        let plain = |s: &mut Self| args.iter().map(|a| s.child(a)).collect::<Res<Vec<_>>>();
+        match op {
+            Op::Not => {
+                let a = plain(self)?;
+                self.mk_un(ffi::Z3_mk_not, &a, "not")
+            }
+            Op::And | Op::Or => {
+                let a = plain(self)?;
+                let f = if *op == Op::And { ffi::Z3_mk_and } else { ffi::Z3_mk_or };
+                self.mk_nary(f, &a, "and/or")
+            }
+            Op::Implies => {
+                let a = plain(self)?;
+                match a.split_last() {
+                    Some((last, init)) if !init.is_empty() => {
+                        // (=> a b c) is a => (b => c)
+                        let mut acc = last.clone();
+                        for x in init.iter().rev() {
+                            acc = self.mk_bin(ffi::Z3_mk_implies, &[x.clone(), acc], "=>")?;
+                        }
+                        Ok(acc)
+                    }
+                    _ => Err(unsupported("=> with fewer than 2 arguments")),
+                }
+            }
+            Op::Ite => {
+                let [cnd, a, b] = args.as_slice() else {
+                    return Err(unsupported("ite arity"));
+                };
+                let target = if a.sort == Sort::Real || b.sort == Sort::Real { Sort::Real } else { a.sort.clone() };
+                let cz = self.child(cnd)?;
+                let az = self.arg_as(a, &target)?;
+                let bz = self.arg_as(b, &target)?;
+                // SAFETY: live ASTs.
+                self.ast(unsafe { ffi::Z3_mk_ite(self.c(), cz.p, az.p, bz.p) }, "ite")
+            }
+            Op::Eq | Op::Distinct => {
+                let a = if args.iter().all(|a| a.sort.is_arith()) { self.arith_args(args)? } else { plain(self)? };
+                if *op == Op::Eq {
+                    self.mk_chain(ffi::Z3_mk_eq, &a, "=")
+                } else {
+                    self.mk_nary(ffi::Z3_mk_distinct, &a, "distinct")
+                }
+            }
+            Op::Le | Op::Lt => {
+                let a = self.arith_args(args)?;
+                let f = if *op == Op::Le { ffi::Z3_mk_le } else { ffi::Z3_mk_lt };
+                self.mk_chain(f, &a, "<=/<")
+            }
+            Op::Add | Op::Mul | Op::Sub if args.is_empty() => Err(unsupported("nullary arithmetic")),
+            // SMT-LIB: (- x) is negation
+            Op::Sub if args.len() == 1 => {
+                let a = plain(self)?;
+                self.mk_un(ffi::Z3_mk_unary_minus, &a, "-")
+            }
+            Op::Add | Op::Mul | Op::Sub => {
+                let a = self.arith_args(args)?;
+                let f = match op {
+                    Op::Add => ffi::Z3_mk_add,
+                    Op::Mul => ffi::Z3_mk_mul,
+                    _ => ffi::Z3_mk_sub,
+                };
+                self.mk_nary(f, &a, "+/*/-")
+            }
+            Op::Neg => {
+                let a = plain(self)?;
+                self.mk_un(ffi::Z3_mk_unary_minus, &a, "-")
+            }
+            Op::IntDiv | Op::Mod => {
+                if args.iter().any(|a| a.sort != Sort::Int) {
+                    return Err(unsupported("div/mod on non-integers"));
+                }
+                let f = if *op == Op::IntDiv { ffi::Z3_mk_div } else { ffi::Z3_mk_mod };
+                let a = plain(self)?;
+                self.mk_bin(f, &a, "div/mod")
+            }
+            Op::RealDiv => {
+                let a = args.iter().map(|a| self.arg_as(a, &Sort::Real)).collect::<Res<Vec<_>>>()?;
+                self.mk_bin(ffi::Z3_mk_div, &a, "/")
+            }
+            Op::ToReal | Op::ToInt => {
+                let [a] = args.as_slice() else {
+                    return Err(unsupported("conversion arity"));
+                };
+                let z = self.child(a)?;
+                match (op, &a.sort) {
+                    (Op::ToReal, Sort::Int) => self.mk_un(ffi::Z3_mk_int2real, &[z], "to_real"),
+                    (Op::ToInt, Sort::Real) => self.mk_un(ffi::Z3_mk_real2int, &[z], "to_int"),
+                    (Op::ToReal, Sort::Real) | (Op::ToInt, Sort::Int) => Ok(z),
+                    _ => Err(unsupported(format!("conversion of sort {}", a.sort))),
+                }
+            }
+            Op::Select | Op::Store => {
+                let (idx_sort, elem_sort) = match args.first().map(|a| &a.sort) {
+                    Some(Sort::Array(i, e)) => ((**i).clone(), (**e).clone()),
+                    _ => return Err(unsupported("select/store on a non-array")),
+                };
+                let mut z = vec![self.child(&args[0])?];
+                if let Some(i) = args.get(1) {
+                    z.push(self.arg_as(i, &idx_sort)?);
+                }
+                if let Some(v) = args.get(2) {
+                    z.push(self.arg_as(v, &elem_sort)?);
+                }
+                match (op, z.as_slice()) {
+                    // SAFETY: live ASTs.
+                    (Op::Select, [a, i]) => self.ast(unsafe { ffi::Z3_mk_select(self.c(), a.p, i.p) }, "select"),
+                    (Op::Store, [a, i, v]) => {
+                        self.ast(unsafe { ffi::Z3_mk_store(self.c(), a.p, i.p, v.p) }, "store")
+                    }
+                    _ => Err(unsupported("select/store arity")),
+                }
+            }
+            Op::ConstArray(sort) => {
+                let Sort::Array(idx, elem) = sort else {
+                    return Err(unsupported("const array of a non-array sort"));
+                };
+                let [v] = args.as_slice() else {
+                    return Err(unsupported("const array arity"));
+                };
+                let d = self.sort(idx)?;
+                let vz = self.arg_as(v, elem)?;
+                // SAFETY: live sort and AST.
+                self.ast(unsafe { ffi::Z3_mk_const_array(self.c(), d.p, vz.p) }, "const array")
+            }
+            Op::Apply(fd) => {
+                if fd.domain.len() != args.len() {
+                    return Err(unsupported(format!("{} applied to {} arguments", fd.name, args.len())));
+                }
+                let decl = self.func_decl(fd)?;
+                let z = args
+                    .iter()
+                    .zip(fd.domain.iter())
+                    .map(|(a, s)| self.arg_as(a, s))
+                    .collect::<Res<Vec<_>>>()?;
+                let ps: Vec<ffi::Ast> = z.iter().map(|a| a.p).collect();
+                // SAFETY: live declaration and arguments.
+                self.ast(unsafe { ffi::Z3_mk_app(self.c(), decl.p, len_u32(ps.len())?, ps.as_ptr()) }, "apply")
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- Z3 -> Term
+
+    /// Translates a Z3 AST back into a term. Constants and functions must be ones this context
+    /// created from terms; quantifiers get fresh bound variables.
+    fn decode(&mut self, a: &Owned) -> Res<Term> {
+        let mut back = Back { env: Vec::new(), model: None };
+        back.go(self, a.p, &mut HashMap::new(), 0)
+    }
+
+    /// Like [`decode`], resolving `as-array` values through `model`.
+    fn decode_value(&mut self, a: &Owned, model: &Owned) -> Res<Term> {
+        let mut back = Back { env: Vec::new(), model: Some(model.clone()) };
+        back.go(self, a.p, &mut HashMap::new(), 0)
+    }
+
+    // ---------------------------------------------------------------- tactics and simplification
+
+    /// Z3's `simplify` on a term.
+    pub(crate) fn simplify_term(&mut self, t: &Term) -> Res<Term> {
+        let a = self.encode(t)?;
+        // SAFETY: live AST.
+        let s = self.ast(unsafe { ffi::Z3_simplify(self.c(), a.p) }, "simplify")?;
+        self.decode(&s)
+    }
+
+    /// Applies the named tactic to the formula `t` (with a timeout in ms, 0 for none) and
+    /// returns the disjunction over subgoals of their conjunctions. Fails unless every subgoal
+    /// is precise (equivalence-preserving).
+    pub(crate) fn apply_tactic(&mut self, t: &Term, tactic: &str, timeout_ms: u64) -> Res<Term> {
+        if t.sort != Sort::Bool {
+            return Err(unsupported("tactic on a non-Boolean term"));
+        }
+        let f = self.encode(t)?;
+        let c = self.c();
+        // SAFETY: all objects are live and of this context; results are checked.
+        unsafe {
+            let goal = self.own(ffi::Z3_mk_goal(c, false, false, false), RefKind::Goal, "goal")?;
+            ffi::Z3_goal_assert(c, goal.p, f.p);
+            self.check_ok("goal assert")?;
+            let name = cstring(tactic);
+            let tac = self.own(ffi::Z3_mk_tactic(c, name.as_ptr()), RefKind::Tactic, "tactic")?;
+            let res = with_deadline(c, timeout_ms, || ffi::Z3_tactic_apply(c, tac.p, goal.p));
+            let res = self.own(res, RefKind::ApplyResult, tactic)?;
+            let n = ffi::Z3_apply_result_get_num_subgoals(c, res.p);
+            let mut disjuncts = Vec::new();
+            for i in 0..n {
+                let g = self.own(ffi::Z3_apply_result_get_subgoal(c, res.p, i), RefKind::Goal, "subgoal")?;
+                if ffi::Z3_goal_precision(c, g.p) != ffi::GOAL_PRECISE {
+                    return Err(SolverError::Failure(format!("{tactic}: imprecise subgoal")));
+                }
+                let mut conj = Vec::new();
+                for j in 0..ffi::Z3_goal_size(c, g.p) {
+                    let fj = self.ast(ffi::Z3_goal_formula(c, g.p, j), "goal formula")?;
+                    conj.push(self.decode(&fj)?);
+                }
+                disjuncts.push(build::and(&conj));
+            }
+            Ok(build::or(&disjuncts))
+        }
+    }
+
+    /// Checks satisfiability of `t` with a fresh Z3 solver in this context.
+    pub(crate) fn check_sat(&mut self, t: &Term, timeout_ms: u64) -> Res<SatResult> {
+        if t.sort != Sort::Bool {
+            return Err(unsupported("satisfiability of a non-Boolean term"));
+        }
+        let f = self.encode(t)?;
+        let c = self.c();
+        // SAFETY: all objects are live and of this context.
+        unsafe {
+            let s = self.own(ffi::Z3_mk_solver(c), RefKind::Solver, "solver")?;
+            ffi::Z3_solver_assert(c, s.p, f.p);
+            self.check_ok("assert")?;
+            Ok(self.solver_check(&s, timeout_ms))
+        }
+    }
+
+    /// Checks the solver `s`, interrupting it after `timeout_ms` (0: no limit).
+    fn solver_check(&self, s: &Owned, timeout_ms: u64) -> SatResult {
+        let c = self.c();
+        // SAFETY: live solver.
+        let r = with_deadline(c, timeout_ms, || unsafe { ffi::Z3_solver_check(c, s.p) });
+        if let Some(e) = self.error() {
+            return SatResult::Unknown(e);
+        }
+        match r {
+            ffi::L_TRUE => SatResult::Sat,
+            ffi::L_FALSE => SatResult::Unsat,
+            // SAFETY: live solver.
+            _ => SatResult::Unknown(
+                read_str(unsafe { ffi::Z3_solver_get_reason_unknown(c, s.p) }).unwrap_or_else(|| "unknown".into()),
+            ),
+        }
+    }
+}
+
+impl Drop for Z3Ctx {
+    fn drop(&mut self) {
+        // Caches hold Rcs to the context; clearing them first is not required for safety
+        // (the context outlives every Owned), only for prompt release.
+        self.terms.clear();
+        self.funcs.clear();
+        self.sorts.clear();
+    }
+}
+
+/// State of one Z3 -> Term translation.
+struct Back {
+    /// Bound variables of enclosing quantifiers, outermost first.
+    env: Vec<Term>,
+    model: Option<Owned>,
+}
+
+impl Back {
+    /// Translates `root` (iteratively over applications; recursion only enters quantifier
+    /// bodies and model values, whose nesting `depth` is bounded).
+    fn go(&mut self, cx: &mut Z3Ctx, root: ffi::Ast, memo: &mut HashMap<c_uint, Term>, depth: usize) -> Res<Term> {
+        if depth > MAX_NESTING {
+            return Err(unsupported("Z3 quantifiers nested too deeply"));
+        }
+        let c = cx.c();
+        let mut stack: Vec<(ffi::Ast, bool)> = vec![(root, false)];
+        while let Some((a, expanded)) = stack.pop() {
+            // SAFETY: `a` is a live AST of `cx` (held by the caller or by its parent).
+            let (id, kind) = unsafe { (ffi::Z3_get_ast_id(c, a), ffi::Z3_get_ast_kind(c, a)) };
+            if memo.contains_key(&id) {
+                continue;
+            }
+            if kind == ffi::APP_AST && !expanded {
+                stack.push((a, true));
+                // SAFETY: `a` is an application.
+                let app = cx.check_ptr(unsafe { ffi::Z3_to_app(c, a) }, "to_app")?;
+                for i in 0..unsafe { ffi::Z3_get_app_num_args(c, app) } {
+                    // SAFETY: i < number of arguments.
+                    let arg = cx.check_ptr(unsafe { ffi::Z3_get_app_arg(c, app, i) }, "arg")?;
+                    stack.push((arg, false));
+                }
+                continue;
+            }
+            let t = match kind {
+                ffi::NUMERAL_AST => self.numeral(cx, a)?,
+                ffi::VAR_AST => {
+                    // SAFETY: `a` is a variable.
+                    let idx = unsafe { ffi::Z3_get_index_value(c, a) } as usize;
+                    let n = self.env.len();
+                    if idx >= n {
+                        return Err(unsupported("loose de Bruijn index"));
+                    }
+                    self.env[n - 1 - idx].clone()
+                }
+                ffi::QUANTIFIER_AST => self.quantifier(cx, a, depth)?,
+                ffi::APP_AST => self.app(cx, a, memo, depth)?,
+                k => return Err(unsupported(format!("Z3 AST kind {k}"))),
+            };
+            memo.insert(id, t);
+        }
+        // SAFETY: live AST.
+        let id = unsafe { ffi::Z3_get_ast_id(c, root) };
+        memo.get(&id).cloned().ok_or_else(|| SolverError::Failure("Z3 term not translated".into()))
+    }
+
+    fn numeral(&mut self, cx: &Z3Ctx, a: ffi::Ast) -> Res<Term> {
+        let c = cx.c();
+        // SAFETY: live AST.
+        let sort = cx.sort_back(cx.check_ptr(unsafe { ffi::Z3_get_sort(c, a) }, "sort")?, 0)?;
+        // SAFETY: `a` is a numeral.
+        let s = read_str(unsafe { ffi::Z3_get_numeral_string(c, a) })
+            .ok_or_else(|| unsupported(format!("numeral {}", cx.ast_string(a))))?;
+        match sort {
+            Sort::Int => s.parse::<BigInt>().map(build::int_big).map_err(|_| unsupported(format!("integer {s}"))),
+            Sort::Real => s.parse::<BigRational>().map(build::real).map_err(|_| unsupported(format!("rational {s}"))),
+            other => Err(unsupported(format!("numeral of sort {other}"))),
+        }
+    }
+
+    fn quantifier(&mut self, cx: &mut Z3Ctx, a: ffi::Ast, depth: usize) -> Res<Term> {
+        let c = cx.c();
+        // SAFETY: `a` is a quantifier AST.
+        let (forall, exists, n) = unsafe {
+            (ffi::Z3_is_quantifier_forall(c, a), ffi::Z3_is_quantifier_exists(c, a), ffi::Z3_get_quantifier_num_bound(c, a))
+        };
+        let q = match (forall, exists) {
+            (true, _) => Quantifier::Forall,
+            (_, true) => Quantifier::Exists,
+            _ => return Err(unsupported("lambda")),
+        };
+        let mut vars = Vec::new();
+        for i in 0..n {
+            // SAFETY: i < number of bound variables.
+            let (name, s) = unsafe { (ffi::Z3_get_quantifier_bound_name(c, a, i), ffi::Z3_get_quantifier_bound_sort(c, a, i)) };
+            let name = cx.symbol_name(cx.check_ptr(name, "bound name")?);
+            let sort = cx.sort_back(cx.check_ptr(s, "bound sort")?, 0)?;
+            vars.push(Term::fresh(&name, sort));
+        }
+        // SAFETY: quantifier AST.
+        let body = cx.check_ptr(unsafe { ffi::Z3_get_quantifier_body(c, a) }, "quantifier body")?;
+        let outer = self.env.len();
+        self.env.extend(vars.iter().cloned());
+        let b = self.go(cx, body, &mut HashMap::new(), depth + 1);
+        self.env.truncate(outer);
+        Ok(build::quant(q, &vars, &b?))
+    }
+
+    fn app(&mut self, cx: &mut Z3Ctx, a: ffi::Ast, memo: &mut HashMap<c_uint, Term>, depth: usize) -> Res<Term> {
+        let c = cx.c();
+        // SAFETY: `a` is an application; the declaration and arguments live as long as `a`.
+        let (app, decl, kind, n) = unsafe {
+            let app = cx.check_ptr(ffi::Z3_to_app(c, a), "to_app")?;
+            let decl = cx.check_ptr(ffi::Z3_get_app_decl(c, app), "decl")?;
+            (app, decl, ffi::Z3_get_decl_kind(c, decl), ffi::Z3_get_app_num_args(c, app))
+        };
+        if kind == ffi::OP_AS_ARRAY {
+            return self.as_array(cx, a, depth);
+        }
+        let mut args = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            // SAFETY: i < n.
+            let arg = cx.check_ptr(unsafe { ffi::Z3_get_app_arg(c, app, i) }, "arg")?;
+            // SAFETY: live AST.
+            let id = unsafe { ffi::Z3_get_ast_id(c, arg) };
+            args.push(memo.get(&id).cloned().ok_or_else(|| SolverError::Failure("argument not translated".into()))?);
+        }
+        let bad = |cx: &Z3Ctx| unsupported(format!("Z3 term {}", cx.ast_string(a)));
+        let t = match (kind, args.as_slice()) {
+            (ffi::OP_TRUE, []) => build::tt(),
+            (ffi::OP_FALSE, []) => build::ff(),
+            (ffi::OP_EQ | ffi::OP_IFF | ffi::OP_OEQ, [x, y]) => build::eq(x, y),
+            (ffi::OP_DISTINCT, _) => build::distinct(&args),
+            (ffi::OP_ITE, [x, y, z]) => build::ite(x, y, z),
+            (ffi::OP_AND, _) => build::and(&args),
+            (ffi::OP_OR, _) => build::or(&args),
+            (ffi::OP_XOR, [x, y]) => build::not(&build::eq(x, y)),
+            (ffi::OP_NOT, [x]) => build::not(x),
+            (ffi::OP_IMPLIES, [x, y]) => build::implies(x, y),
+            (ffi::OP_LE, [x, y]) => build::le(x, y),
+            (ffi::OP_GE, [x, y]) => build::ge(x, y),
+            (ffi::OP_LT, [x, y]) => build::lt(x, y),
+            (ffi::OP_GT, [x, y]) => build::gt(x, y),
+            (ffi::OP_ADD, [_, ..]) => build::add(&args),
+            (ffi::OP_SUB, [first, rest @ ..]) => rest.iter().fold(first.clone(), |acc, x| build::sub(&acc, x)),
+            (ffi::OP_UMINUS, [x]) => build::neg(x),
+            (ffi::OP_MUL, [_, ..]) => build::mul(&args),
+            (ffi::OP_DIV, [x, y]) => build::real_div(x, y),
+            (ffi::OP_IDIV, [x, y]) => build::int_div(x, y),
+            (ffi::OP_MOD, [x, y]) => build::modulo(x, y),
+            // Z3: (rem x y) = (ite (>= y 0) (mod x y) (- (mod x y)))
+            (ffi::OP_REM, [x, y]) => {
+                let m = build::modulo(x, y);
+                build::ite(&build::ge(y, &build::int(0)), &m, &build::neg(&m))
+            }
+            (ffi::OP_TO_REAL, [x]) => build::to_real(x),
+            (ffi::OP_TO_INT, [x]) => build::to_int(x),
+            (ffi::OP_IS_INT, [x]) => build::eq(&build::to_real(&build::to_int(x)), x),
+            // x^n for a literal 1 <= n <= 64 is a product (Z3's simplifier writes x*x as x^2)
+            (ffi::OP_POWER, [x, n]) => match n.as_rational() {
+                Some(r) if r.is_integer() => match r.to_integer().to_usize() {
+                    Some(k @ 1..=64) => build::mul(&vec![x.clone(); k]),
+                    _ => return Err(bad(cx)),
+                },
+                _ => return Err(bad(cx)),
+            },
+            (ffi::OP_SELECT, [x, y]) => build::select(x, y),
+            (ffi::OP_STORE, [x, y, z]) => build::store(x, y, z),
+            (ffi::OP_CONST_ARRAY, [v]) => {
+                // SAFETY: live AST.
+                let s = cx.sort_back(cx.check_ptr(unsafe { ffi::Z3_get_sort(c, a) }, "sort")?, 0)?;
+                build::const_array(&s, v)
+            }
+            (k, _) if k == cx.uninterpreted => self.symbol_app(cx, decl, &args).map_err(|_| bad(cx))?,
+            _ => return Err(bad(cx)),
+        };
+        Ok(t)
+    }
+
+    /// An uninterpreted constant or function known to the context.
+    fn symbol_app(&mut self, cx: &Z3Ctx, decl: ffi::Decl, args: &[Term]) -> Res<Term> {
+        // SAFETY: live declaration.
+        let name = cx.symbol_name(unsafe { ffi::Z3_get_decl_name(cx.c(), decl) });
+        match cx.names.get(&name) {
+            Some(Owner::Var(v)) if args.is_empty() => Ok(v.clone()),
+            Some(Owner::Func(fd)) if fd.domain.len() == args.len() => Ok(build::apply(fd, args)),
+            _ => Err(unsupported(format!("unknown symbol {name}"))),
+        }
+    }
+
+    /// A model's `(_ as-array f)` as a chain of stores over a constant array.
+    fn as_array(&mut self, cx: &mut Z3Ctx, a: ffi::Ast, depth: usize) -> Res<Term> {
+        let model = self.model.clone().ok_or_else(|| unsupported("as-array outside a model"))?;
+        let c = cx.c();
+        // SAFETY: live AST, model and interpretation objects of this context.
+        unsafe {
+            let sort = cx.sort_back(cx.check_ptr(ffi::Z3_get_sort(c, a), "sort")?, 0)?;
+            let f = cx.check_ptr(ffi::Z3_get_as_array_func_decl(c, a), "as-array decl")?;
+            let interp = cx.own(ffi::Z3_model_get_func_interp(c, model.p, f), RefKind::Interp, "func interp")?;
+            let els = cx.check_ptr(ffi::Z3_func_interp_get_else(c, interp.p), "else value")?;
+            let mut arr = build::const_array(&sort, &self.go(cx, els, &mut HashMap::new(), depth + 1)?);
+            for i in 0..ffi::Z3_func_interp_get_num_entries(c, interp.p) {
+                let e = cx.own(ffi::Z3_func_interp_get_entry(c, interp.p, i), RefKind::Entry, "entry")?;
+                if ffi::Z3_func_entry_get_num_args(c, e.p) != 1 {
+                    return Err(unsupported("multi-dimensional array value"));
+                }
+                let k = cx.check_ptr(ffi::Z3_func_entry_get_arg(c, e.p, 0), "entry arg")?;
+                let v = cx.check_ptr(ffi::Z3_func_entry_get_value(c, e.p), "entry value")?;
+                let k = self.go(cx, k, &mut HashMap::new(), depth + 1)?;
+                let v = self.go(cx, v, &mut HashMap::new(), depth + 1)?;
+                arr = build::store(&arr, &k, &v);
+            }
+            Ok(arr)
+        }
+    }
+}
+
+/// Whether a sort mentions an uninterpreted sort (whose values we cannot name).
+fn has_uninterpreted(s: &Sort) -> bool {
+    match s {
+        Sort::Uninterpreted(_) => true,
+        Sort::Array(i, e) => has_uninterpreted(i) || has_uninterpreted(e),
+        _ => false,
+    }
+}
+
+thread_local! {
+    static THREAD_CTX: RefCell<Option<Z3Ctx>> = const { RefCell::new(None) };
+}
+
+/// Cached translations after which the thread's shared context is recreated.
+const THREAD_CTX_LIMIT: usize = 200_000;
+
+/// Runs `f` with this thread's shared Z3 context (a private one if that is busy).
+pub(crate) fn with_thread_ctx<R>(f: impl FnOnce(&mut Z3Ctx) -> Res<R>) -> Res<R> {
+    THREAD_CTX.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => {
+            if slot.as_ref().is_none_or(|c| c.cache_len() > THREAD_CTX_LIMIT) {
+                *slot = None;
+                *slot = Some(Z3Ctx::new()?);
+            }
+            match slot.as_mut() {
+                Some(cx) => f(cx),
+                None => Err(SolverError::Failure("no Z3 context".into())),
+            }
+        }
+        Err(_) => f(&mut Z3Ctx::new()?),
+    })
+}
+
+/// Translates a term to Z3 and back (for tests and diagnostics).
+pub fn round_trip(t: &Term) -> Result<Term, SolverError> {
+    with_thread_ctx(|cx| {
+        let a = cx.encode(t)?;
+        cx.decode(&a)
+    })
+}
+
+/// The parts of a solver that exist once Z3 gave us a context.
+struct Inner {
+    cx: Z3Ctx,
+    solver: Owned,
+    /// AST id of a tracking constant -> (the constant, the user's name).
+    trackers: HashMap<c_uint, (Owned, String)>,
+}
+
+/// An incremental Z3 solver with its own Z3 context.
+pub struct Z3Solver {
+    inner: Result<Inner, String>,
+    timeout_ms: u64,
+    scopes: usize,
+    /// Assertions that could not be translated, with the scope depth they were made at.
+    poisoned: Vec<(usize, String)>,
+    last: Option<SatResult>,
+}
+
+// SAFETY: a Z3 context may be used from any thread as long as it is not used concurrently.
+// All objects of this solver's context (including every `Rc<RawCtx>` clone) are owned by the
+// solver and never handed out, so moving the solver moves all of them together.
+unsafe impl Send for Z3Solver {}
+
+impl Default for Z3Solver {
+    fn default() -> Self {
+        Z3Solver::new()
+    }
+}
+
+impl Z3Solver {
+    /// A new solver with its own Z3 context and no timeout.
+    pub fn new() -> Z3Solver {
+        let inner = Z3Ctx::new().and_then(|cx| {
+            // SAFETY: live context.
+            let s = cx.own(unsafe { ffi::Z3_mk_solver(cx.c()) }, RefKind::Solver, "solver")?;
+            Ok(Inner { cx, solver: s, trackers: HashMap::new() })
+        });
+        Z3Solver {
+            inner: inner.map_err(|e| e.to_string()),
+            timeout_ms: 0,
+            scopes: 0,
+            poisoned: Vec::new(),
+            last: None,
+        }
+    }
+
+    fn inner(&mut self) -> Result<&mut Inner, SolverError> {
+        self.inner.as_mut().map_err(|e| SolverError::Failure(e.clone()))
+    }
+
+    fn add(&mut self, name: Option<&str>, t: &Term) {
+        self.last = None;
+        let r = (|| -> Res<()> {
+            if t.sort != Sort::Bool {
+                return Err(unsupported(format!("asserting non-Boolean term {t}")));
+            }
+            let inner = self.inner()?;
+            let a = inner.cx.encode(t)?;
+            let c = inner.cx.c();
+            match name {
+                None => {
+                    // SAFETY: live solver and AST.
+                    unsafe { ffi::Z3_solver_assert(c, inner.solver.p, a.p) };
+                }
+                Some(n) => {
+                    let tn = inner.cx.unique_name(&format!("track!{n}"), Owner::Internal);
+                    let sort = inner.cx.sort(&Sort::Bool)?;
+                    let sym = inner.cx.symbol(&tn)?;
+                    // SAFETY: live sort.
+                    let p = inner.cx.ast(unsafe { ffi::Z3_mk_const(c, sym, sort.p) }, "tracker")?;
+                    // SAFETY: live solver, AST and tracker.
+                    unsafe { ffi::Z3_solver_assert_and_track(c, inner.solver.p, a.p, p.p) };
+                    // SAFETY: live AST.
+                    let id = unsafe { ffi::Z3_get_ast_id(c, p.p) };
+                    inner.trackers.insert(id, (p, n.to_string()));
+                }
+            }
+            inner.cx.check_ok("assert")
+        })();
+        if let Err(e) = r {
+            tracing::debug!("z3: assertion dropped: {e}");
+            self.poisoned.push((self.scopes, e.to_string()));
+        }
+    }
+}
+
+impl Solver for Z3Solver {
+    fn push(&mut self) {
+        self.last = None;
+        if let Ok(inner) = self.inner() {
+            // SAFETY: live solver.
+            unsafe { ffi::Z3_solver_push(inner.cx.c(), inner.solver.p) };
+        }
+        self.scopes += 1;
+    }
+
+    fn pop(&mut self) {
+        self.last = None;
+        if self.scopes == 0 {
+            return;
+        }
+        if let Ok(inner) = self.inner() {
+            // SAFETY: live solver with at least one scope.
+            unsafe { ffi::Z3_solver_pop(inner.cx.c(), inner.solver.p, 1) };
+        }
+        self.scopes -= 1;
+        let depth = self.scopes;
+        self.poisoned.retain(|(d, _)| *d <= depth);
+    }
+
+    fn assert(&mut self, t: &Term) {
+        self.add(None, t);
+    }
+
+    fn assert_named(&mut self, name: &str, t: &Term) {
+        self.add(Some(name), t);
+    }
+
+    fn check(&mut self) -> SatResult {
+        let r = if let Some((_, e)) = self.poisoned.first() {
+            SatResult::Unknown(format!("untranslatable assertion: {e}"))
+        } else {
+            let timeout = self.timeout_ms;
+            match self.inner() {
+                Err(e) => SatResult::Unknown(e.to_string()),
+                Ok(inner) => inner.cx.solver_check(&inner.solver, timeout),
+            }
+        };
+        self.last = Some(r.clone());
+        r
+    }
+
+    fn model(&mut self, terms: &[Term]) -> Result<Model, SolverError> {
+        if self.last != Some(SatResult::Sat) {
+            return Err(SolverError::Failure("no model: the last check was not sat".into()));
+        }
+        let inner = self.inner()?;
+        let c = inner.cx.c();
+        // SAFETY: live solver after a sat check.
+        let model = inner.cx.own(unsafe { ffi::Z3_solver_get_model(c, inner.solver.p) }, RefKind::Model, "model")?;
+        let mut out = Model::default();
+        for t in terms {
+            if has_uninterpreted(&t.sort) {
+                continue;
+            }
+            let Ok(a) = inner.cx.encode(t) else { continue };
+            let mut v: ffi::Ast = std::ptr::null_mut();
+            // SAFETY: live model and AST; `v` is an out-parameter.
+            let ok = unsafe { ffi::Z3_model_eval(c, model.p, a.p, true, &mut v) };
+            if !ok || v.is_null() {
+                continue;
+            }
+            let Ok(v) = inner.cx.ast(v, "model value") else { continue };
+            if let Ok(val) = inner.cx.decode_value(&v, &model) {
+                out.values.insert(t.clone(), val);
+            }
+        }
+        Ok(out)
+    }
+
+    fn unsat_core(&mut self) -> Result<Vec<String>, SolverError> {
+        if self.last != Some(SatResult::Unsat) {
+            return Err(SolverError::Failure("no unsat core: the last check was not unsat".into()));
+        }
+        let inner = self.inner()?;
+        let c = inner.cx.c();
+        // SAFETY: live solver after an unsat check.
+        let core = inner.cx.own(unsafe { ffi::Z3_solver_get_unsat_core(c, inner.solver.p) }, RefKind::Vector, "core")?;
+        let mut names = Vec::new();
+        // SAFETY: live vector; indices in range.
+        for i in 0..unsafe { ffi::Z3_ast_vector_size(c, core.p) } {
+            let a = inner.cx.check_ptr(unsafe { ffi::Z3_ast_vector_get(c, core.p, i) }, "core element")?;
+            // SAFETY: live AST.
+            let id = unsafe { ffi::Z3_get_ast_id(c, a) };
+            if let Some((_, n)) = inner.trackers.get(&id) {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+        }
+        Ok(names)
+    }
+
+    fn set_timeout_ms(&mut self, ms: u64) {
+        self.timeout_ms = ms;
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::cloned_ref_to_slice_refs)]
+mod tests {
+    use super::*;
+    use crate::build::*;
+    use crate::simplify::is_equiv;
+    use num_traits::Num;
+    use std::time::{Duration, Instant};
+
+    fn x() -> Term {
+        Term::var("x", Sort::Int)
+    }
+    fn y() -> Term {
+        Term::var("y", Sort::Int)
+    }
+
+    #[test]
+    fn sat_unsat_and_model_values() {
+        let mut s = Z3Solver::new();
+        let r = Term::var("r", Sort::Real);
+        let b = Term::var("b", Sort::Bool);
+        let big = BigInt::from_str_radix("123456789012345678901234567890", 10).unwrap();
+        s.assert(&eq(&x(), &int(3)));
+        s.assert(&eq(&y(), &int_big(-big.clone())));
+        s.assert(&eq(&r, &real(BigRational::new(1.into(), 3.into()))));
+        s.assert(&b);
+        assert_eq!(s.check(), SatResult::Sat);
+        let m = s.model(&[x(), y(), r.clone(), b.clone(), add(&[x(), int(1)])]).unwrap();
+        assert_eq!(m.get(&x()), Some(&int(3)));
+        assert_eq!(m.get(&y()), Some(&int_big(-big)));
+        assert_eq!(m.get(&r), Some(&real(BigRational::new(1.into(), 3.into()))));
+        assert_eq!(m.get(&b), Some(&tt()));
+        assert_eq!(m.get(&add(&[x(), int(1)])), Some(&int(4)));
+        s.assert(&lt(&x(), &int(0)));
+        assert_eq!(s.check(), SatResult::Unsat);
+        assert!(s.model(&[x()]).is_err());
+    }
+
+    #[test]
+    fn array_and_uninterpreted_model_values() {
+        let mut s = Z3Solver::new();
+        let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+        let u = Sort::Uninterpreted(Arc::from("U"));
+        let p = Term::var("p", u.clone());
+        let f = Arc::new(FuncDecl { name: Arc::from("f"), domain: vec![u], range: Sort::Int });
+        s.assert(&eq(&select(&a, &int(1)), &int(5)));
+        s.assert(&eq(&select(&a, &int(2)), &int(7)));
+        s.assert(&eq(&apply(&f, &[p.clone()]), &int(9)));
+        assert_eq!(s.check(), SatResult::Sat);
+        let m = s.model(&[a.clone(), p.clone(), apply(&f, &[p.clone()])]).unwrap();
+        assert!(m.get(&p).is_none(), "uninterpreted values are skipped");
+        assert_eq!(m.get(&apply(&f, &[p])), Some(&int(9)));
+        let av = m.get(&a).expect("array value");
+        assert!(crate::subst::free_vars(av).is_empty());
+        let ok = and(&[eq(&select(av, &int(1)), &int(5)), eq(&select(av, &int(2)), &int(7))]);
+        assert_eq!(crate::simplify::is_valid(&ok, 1000), Some(true));
+    }
+
+    #[test]
+    fn unsat_core_names_the_right_subset() {
+        let mut s = Z3Solver::new();
+        s.assert_named("pos", &gt(&x(), &int(0)));
+        s.assert_named("other", &eq(&y(), &int(1)));
+        s.assert_named("neg", &lt(&x(), &int(0)));
+        assert_eq!(s.check(), SatResult::Unsat);
+        let mut core = s.unsat_core().unwrap();
+        core.sort();
+        assert_eq!(core, vec!["neg".to_string(), "pos".to_string()]);
+    }
+
+    #[test]
+    fn push_pop_and_untranslatable_assertions() {
+        let mut s = Z3Solver::new();
+        s.pop(); // popping with no scope is ignored
+        s.assert(&gt(&x(), &int(0)));
+        s.push();
+        s.assert(&lt(&x(), &int(0)));
+        assert_eq!(s.check(), SatResult::Unsat);
+        s.pop();
+        assert_eq!(s.check(), SatResult::Sat);
+        s.push();
+        // ill-sorted: Int + Bool
+        let bad = Term::mk(Kind::App(Op::Add), vec![x(), tt()], Sort::Int);
+        s.assert(&eq(&bad, &int(1)));
+        s.assert(&x()); // not a formula
+        assert!(matches!(s.check(), SatResult::Unknown(_)));
+        s.pop();
+        assert_eq!(s.check(), SatResult::Sat);
+    }
+
+    #[test]
+    fn timeout_gives_unknown() {
+        let mut s = Z3Solver::new();
+        let z = Term::var("z", Sort::Int);
+        let cube = |v: &Term| mul(&[v.clone(), v.clone(), v.clone()]);
+        // x^3 + y^3 + z^3 = 33 (first solved in 2019, with 16-digit numbers)
+        s.assert(&eq(&add(&[cube(&x()), cube(&y()), cube(&z)]), &int(33)));
+        s.set_timeout_ms(200);
+        let start = Instant::now();
+        assert!(matches!(s.check(), SatResult::Unknown(_)));
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
+
+    fn sample_formulas() -> Vec<Term> {
+        let r = Term::var("r", Sort::Real);
+        let b = Term::var("b", Sort::Bool);
+        let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+        let ar = Term::var("ar", Sort::array(Sort::Int, Sort::Real));
+        let f = Arc::new(FuncDecl { name: Arc::from("f"), domain: vec![Sort::Int, Sort::Real], range: Sort::Int });
+        let i = Term::fresh("i", Sort::Int);
+        let j = Term::fresh("j", Sort::Int);
+        let big = BigInt::from_str_radix("-98765432109876543210987654321", 10).unwrap();
+        vec![
+            and(&[le(&x(), &y()), not(&eq(&x(), &int_big(big)))]),
+            or(&[lt(&to_real(&x()), &r), eq(&to_int(&r), &y())]),
+            eq(&add(&[x(), mul(&[int(3), y()]), neg(&x())]), &sub(&y(), &int(7))),
+            eq(&int_div(&x(), &int(3)), &modulo(&y(), &int(-4))),
+            eq(&real_div(&r, &real(BigRational::new(7.into(), 2.into()))), &real(BigRational::new((-5).into(), 3.into()))),
+            Term::mk(Kind::App(Op::Implies), vec![b.clone(), gt(&x(), &int(0))], Sort::Bool),
+            eq(&ite(&b, &x(), &y()), &int(2)),
+            distinct(&[x(), y(), int(0)]),
+            eq(&select(&store(&a, &x(), &y()), &int(1)), &int(4)),
+            eq(&a, &const_array(&Sort::array(Sort::Int, Sort::Int), &int(0))),
+            eq(&select(&ar, &x()), &r),
+            eq(&apply(&f, &[x(), r.clone()]), &y()),
+            forall(&[i.clone()], &le(&select(&a, &i), &x())),
+            exists(&[i.clone()], &and(&[eq(&select(&a, &i), &y()), forall(&[j.clone()], &le(&select(&a, &j), &select(&a, &i)))])),
+            // Int/Real mixing without explicit conversion
+            Term::mk(Kind::App(Op::Le), vec![x(), r.clone()], Sort::Bool),
+        ]
+    }
+
+    #[test]
+    fn round_trip_preserves_equivalence() {
+        for t in sample_formulas() {
+            let back = round_trip(&t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert_eq!(is_equiv(&t, &back, 2000), Some(true), "{t} vs {back}");
+        }
+    }
+
+    #[test]
+    fn independent_solvers_on_threads() {
+        let handles: Vec<_> = (0..4)
+            .map(|k| {
+                let mut s = Z3Solver::new();
+                std::thread::spawn(move || {
+                    for n in 0..20 {
+                        s.push();
+                        s.assert(&eq(&x(), &int(k * 100 + n)));
+                        assert_eq!(s.check(), SatResult::Sat);
+                        assert_eq!(s.model(&[x()]).unwrap().get(&x()), Some(&int(k * 100 + n)));
+                        s.pop();
+                        let t = exists(&[y()], &and(&[eq(&x(), &mul(&[int(2), y()])), gt(&y(), &int(k))]));
+                        assert!(round_trip(&t).is_ok());
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn deep_terms_do_not_overflow_the_stack() {
+        let x = x();
+        let mut t = x.clone();
+        for i in 0..5000 {
+            let c = Term::var(&format!("c{i}"), Sort::Bool);
+            t = ite(&c, &add(&[x.clone(), int(i)]), &t);
+        }
+        let f = eq(&t, &int(3));
+        assert_eq!(round_trip(&f).unwrap(), f);
+    }
+
+    #[test]
+    fn malformed_terms_are_errors_not_panics() {
+        let app = |op: Op, args: Vec<Term>, sort: Sort| Term::mk(Kind::App(op), args, sort);
+        let b = Term::var("b", Sort::Bool);
+        let f = Arc::new(FuncDecl { name: Arc::from("f"), domain: vec![Sort::Int], range: Sort::Int });
+        let bad = vec![
+            app(Op::Not, vec![], Sort::Bool),
+            app(Op::Ite, vec![b.clone(), x()], Sort::Int),
+            app(Op::Eq, vec![x(), b.clone()], Sort::Bool),
+            app(Op::Le, vec![x()], Sort::Bool),
+            app(Op::Select, vec![x(), y()], Sort::Int),
+            app(Op::Store, vec![x()], Sort::Int),
+            app(Op::IntDiv, vec![Term::var("r", Sort::Real), x()], Sort::Int),
+            app(Op::ConstArray(Sort::Int), vec![x()], Sort::Int),
+            app(Op::Apply(f), vec![x(), y()], Sort::Int),
+            Term::mk(Kind::Quant(Quantifier::Forall, vec![int(1)]), vec![b.clone()], Sort::Bool),
+            Term::mk(Kind::Quant(Quantifier::Forall, vec![x()]), vec![], Sort::Bool),
+            Term::var("bv", Sort::BitVec(8)),
+        ];
+        for t in bad {
+            let f = app(Op::Or, vec![b.clone(), t.clone()], Sort::Bool);
+            assert!(round_trip(&f).is_err() || t.sort == Sort::BitVec(8), "{f}");
+            let _ = crate::simplify::simplify(&f);
+            let _ = crate::simplify::simplify_strong(&f, 100);
+            let _ = crate::simplify::is_sat(&f, 100);
+            let _ = crate::linear::normalize(&f);
+            let _ = crate::linear::linearize(&t);
+            let mut s = Z3Solver::new();
+            s.assert(&f);
+            assert!(matches!(s.check(), SatResult::Unknown(_) | SatResult::Sat), "{f}");
+            let _ = s.model(&[t.clone(), x()]);
+            let _ = s.unsat_core();
+        }
+    }
+}
