@@ -62,6 +62,9 @@ pub(crate) struct NameAlloc {
     used: HashSet<String>,
 }
 
+/// The name of the sole entry procedure of a program that defines it.
+const START_PROCEDURE: &str = "ULTIMATE.start";
+
 impl NameAlloc {
     /// An allocator avoiding `used`.
     pub fn new(used: &HashSet<String>) -> NameAlloc {
@@ -391,6 +394,11 @@ impl Translator {
         }
         impl_order.sort();
         program.entries = impl_order.into_iter().map(|(_, n)| n.to_string()).collect();
+        // A program that names its start procedure is verified from there only (Ultimate's
+        // convention); otherwise every implemented procedure is an entry point.
+        if program.entries.iter().any(|n| n == START_PROCEDURE) {
+            program.entries = vec![START_PROCEDURE.to_string()];
+        }
         Ok(())
     }
 

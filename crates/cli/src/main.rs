@@ -13,9 +13,14 @@ use std::time::{Duration, Instant};
 /// evidence: the error path with values for FALSE, the reason for UNKNOWN.
 #[derive(Parser, Debug)]
 #[command(name = "tracery", version, about, long_about = None)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
     /// The program to verify (`.bpl`).
-    file: PathBuf,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
 
     /// Give up after this many seconds (wall clock) and answer UNKNOWN.
     #[arg(long, value_name = "SECS", default_value_t = 900.0)]
@@ -42,12 +47,24 @@ struct Cli {
     no_large_blocks: bool,
 }
 
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Run Tracery over benchmark tasks with limits and score its answers (SV-COMP scoring).
+    Bench(bench::BenchArgs),
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("TRACERY_LOG"))
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if let Some(Command::Bench(args)) = &cli.command {
+        return bench::run(args).unwrap_or_else(|e| {
+            eprintln!("tracery: error: {e:#}");
+            ExitCode::from(2)
+        });
+    }
     match run(&cli) {
         Ok(code) => code,
         Err(e) => {
@@ -59,9 +76,10 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<ExitCode> {
     let start = Instant::now();
-    let bytes = std::fs::read(&cli.file).with_context(|| format!("cannot read {}", cli.file.display()))?;
-    let name = cli.file.display().to_string();
-    let ext = cli.file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let Some(file) = &cli.file else { anyhow::bail!("no program given") };
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let name = file.display().to_string();
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
     if ext != "bpl" {
         let outcome = Outcome {
             verdict: Verdict::Unknown(format!("unsupported input `{name}`: only Boogie programs (.bpl) are supported")),

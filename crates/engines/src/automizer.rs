@@ -3,14 +3,16 @@
 //! interpolant automata so far), checks it, and either reports it (feasible) or subtracts an
 //! interpolant automaton built from an inductive assertion sequence for it.
 
-use crate::predicate_dfa::{PredicateDfa, Shared};
+use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
 use crate::{CexStep, Config, Counterexample, Stats, Verdict};
 use automata::{shortest_in_difference, Emptiness, LazyDfa, Nfa};
 use ir::{Cfg, Label, TransFormula};
-use refine::{assertion_sequence, check_trace, HoareChecker, TraceCheck};
+use refine::portfolio::{portfolio, PathProgram};
+use refine::{assertion_sequence, check_trace, HoareChecker, RefineError, Sequence, Source, TraceCheck};
 use smt::z3backend::Z3Solver;
 use smt::Solver;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -48,18 +50,17 @@ pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) ->
         Err(e) => return Verdict::Unknown(e),
     };
     let nfa = program_automaton(cfg);
-    let query_ms = config.query_timeout.as_millis() as u64;
-    let mut hoare_solver = Z3Solver::new();
-    hoare_solver.set_timeout_ms(query_ms);
-    let shared = Rc::new(RefCell::new(Shared { letters, hoare: HoareChecker::new(Box::new(hoare_solver)), checks: 0 }));
+    let budget = QueryBudget { per_query: config.query_timeout, deadline: config.deadline };
+    let hoare = HoareChecker::new(Box::new(Z3Solver::new()));
+    let shared = Rc::new(RefCell::new(Shared { letters, hoare, checks: 0, budget }));
     let mut solver = Z3Solver::new();
-    solver.set_timeout_ms(query_ms);
     let mut dfas: Vec<PredicateDfa> = vec![];
     let deadline = config.deadline;
     let verdict = loop {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if budget.expired() {
             break Verdict::Unknown("timeout".into());
         }
+        solver.set_timeout_ms(budget.next_ms());
         stats.iterations += 1;
         let search = timed(&mut stats.time_abstraction_ms, || {
             let mut subtrahends: Vec<&mut dyn LazyDfa> = dfas.iter_mut().map(|d| d as &mut dyn LazyDfa).collect();
@@ -73,6 +74,7 @@ pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) ->
             Ok(Emptiness::Word { letters, target }) => (letters, target),
         };
         let trace: Vec<TransFormula> = word.iter().map(|&l| shared.borrow().letters[l].clone()).collect();
+        tracing::debug!(iteration = stats.iterations, length = word.len(), "error trace {:?}", word);
         stats.trace_checks += 1;
         let check = timed(&mut stats.time_trace_check_ms, || check_trace(&trace, &mut solver));
         match check {
@@ -100,23 +102,27 @@ pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) ->
                 break Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps }));
             }
             TraceCheck::Infeasible { core } => {
-                let seq = timed(&mut stats.time_sequence_ms, || {
-                    assertion_sequence(config.source, &trace, &core, &mut solver)
-                });
-                let seq = match seq {
+                let started = Instant::now();
+                let sequences = sequences_for(config.source, &trace, &word, cfg, &core, &mut solver, &shared, stats);
+                stats.time_sequence_ms += started.elapsed().as_millis();
+                let sequences = match sequences {
                     Ok(s) => s,
                     Err(e) => break Verdict::Unknown(format!("refinement failed: {e}")),
                 };
-                stats.sequences += 1;
-                if seq.source_used != config.source {
-                    stats.fallbacks += 1;
+                let before = dfas.len();
+                for seq in sequences {
+                    tracing::debug!(source = %seq.source_used, "sequence: {}", seq.preds.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("  |  "));
+                    let mut dfa = PredicateDfa::new(&seq.preds, shared.clone());
+                    if accepts_run(&mut dfa, &word) {
+                        dfas.push(dfa);
+                    }
                 }
-                stats.quantified_predicates += seq.quantified;
-                let mut dfa = PredicateDfa::new(&seq.preds, shared.clone());
-                if accepts_run(&mut dfa, &word) {
-                    dfas.push(dfa);
-                } else {
-                    break Verdict::Unknown("refinement made no progress (assertion sequence not inductive)".into());
+                if dfas.len() == before {
+                    break Verdict::Unknown(if budget.expired() {
+                        "timeout".into()
+                    } else {
+                        "refinement made no progress: the solver could not show that the new assertions reject the trace".into()
+                    });
                 }
             }
         }
@@ -125,6 +131,37 @@ pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) ->
     stats.hoare_solver_calls += shared.borrow().hoare.stats.solver_calls as usize;
     stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
     verdict
+}
+
+/// The assertion sequences for an infeasible trace from the configured source.
+#[allow(clippy::too_many_arguments)]
+fn sequences_for(
+    source: Source,
+    trace: &[TransFormula],
+    word: &[usize],
+    cfg: &Cfg,
+    core: &BTreeSet<usize>,
+    solver: &mut Z3Solver,
+    shared: &Rc<RefCell<Shared>>,
+    stats: &mut Stats,
+) -> Result<Vec<Sequence>, RefineError> {
+    if source == Source::Portfolio {
+        let mut locs = vec![cfg.entry];
+        locs.extend(word.iter().map(|&l| cfg.edges[l].dst));
+        let path = PathProgram { letters: word, locs: &locs };
+        let result = portfolio(trace, &path, core, solver, &mut shared.borrow_mut().hoare)?;
+        stats.sequences += result.computed;
+        stats.perfect_sequences += result.perfect;
+        stats.quantified_predicates += result.sequences.iter().map(|s| s.quantified).sum::<usize>();
+        return Ok(result.sequences);
+    }
+    let seq = assertion_sequence(source, trace, core, solver)?;
+    stats.sequences += 1;
+    if seq.source_used != source {
+        stats.fallbacks += 1;
+    }
+    stats.quantified_predicates += seq.quantified;
+    Ok(vec![seq])
 }
 
 /// Whether the automaton reaches its accepting sink on the word (it proves the trace infeasible).

@@ -68,6 +68,8 @@ pub struct Stats {
     pub iterations: usize,
     pub trace_checks: usize,
     pub sequences: usize,
+    /// Sequences that are inductive for the trace's path program (portfolio only).
+    pub perfect_sequences: usize,
     /// Sequences the requested source could not produce (another source was used).
     pub fallbacks: usize,
     pub quantified_predicates: usize,

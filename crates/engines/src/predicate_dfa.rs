@@ -11,12 +11,35 @@ use smt::Term;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 /// What all interpolant automata of a run share: the letters' semantics and the Hoare checker.
 pub struct Shared {
     pub letters: Vec<TransFormula>,
     pub hoare: HoareChecker,
     pub checks: usize,
+    /// Per-query solver budget, never beyond the run's deadline.
+    pub budget: QueryBudget,
+}
+
+/// The time a solver query may take: the configured per-query limit, cut at the deadline.
+#[derive(Clone, Copy, Debug)]
+pub struct QueryBudget {
+    pub per_query: Duration,
+    pub deadline: Option<Instant>,
+}
+
+impl QueryBudget {
+    /// Milliseconds for the next query (at least 1: 0 would mean "no limit" to a solver).
+    pub fn next_ms(&self) -> u64 {
+        let left = self.deadline.map_or(self.per_query, |d| d.saturating_duration_since(Instant::now()));
+        (left.min(self.per_query).as_millis() as u64).max(1)
+    }
+
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// A lazily determinized interpolant automaton.
@@ -59,7 +82,9 @@ impl PredicateDfa {
     fn valid(&self, pre: &Term, letter: Letter, post: &Term) -> bool {
         let mut sh = self.shared.borrow_mut();
         sh.checks += 1;
+        let ms = sh.budget.next_ms();
         let Shared { letters, hoare, .. } = &mut *sh;
+        hoare.solver().set_timeout_ms(ms);
         matches!(hoare.check(pre, letter, &letters[letter], post), Validity::Valid)
     }
 }

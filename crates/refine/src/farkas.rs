@@ -335,10 +335,79 @@ fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], n: usize) -> Resu
     Ok(preds)
 }
 
+/// How many disequalities `farkas_sequence` splits into two strict cases (2^k LPs at most).
+const MAX_SPLITS: usize = 3;
+
 /// Craig sequence interpolants for an infeasible trace by Farkas' lemma (`core`: the steps
-/// to use; empty means all). `NotApplicable` if a core step is not linear or the rational
-/// relaxation is satisfiable.
+/// to use; empty means all). A disequality `a ≠ b` in a core step is split into the traces
+/// with `a < b` and with `b < a`; their sequences `I'`, `I''` combine into `I' ∧ I''` up to
+/// the step and `I' ∨ I''` after it, which is inductive for the original trace.
+/// `NotApplicable` if a core step is not linear or the rational relaxation is satisfiable.
 pub fn farkas_sequence(
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+) -> Result<Vec<Term>, RefineError> {
+    split_sequence(trace, core, solver, MAX_SPLITS)
+}
+
+fn split_sequence(
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+    splits_left: usize,
+) -> Result<Vec<Term>, RefineError> {
+    let Some((step, cases)) = split_disequality(trace, core) else {
+        return plain_sequence(trace, core, solver);
+    };
+    if splits_left == 0 {
+        return Err(na("too many disequalities"));
+    }
+    let mut seqs = vec![];
+    for case in cases {
+        let mut t = trace.to_vec();
+        t[step].formula = case;
+        seqs.push(split_sequence(&t, core, solver, splits_left - 1)?);
+    }
+    let combined = (0..=trace.len())
+        .map(|i| {
+            let parts: Vec<Term> = seqs.iter().map(|s| s[i].clone()).collect();
+            if i <= step {
+                and(&parts)
+            } else {
+                or(&parts)
+            }
+        })
+        .collect();
+    Ok(combined)
+}
+
+/// The first core step with an arithmetic disequality conjunct, and its formula with that
+/// conjunct replaced by each of the two strict cases.
+fn split_disequality(trace: &[TransFormula], core: &BTreeSet<usize>) -> Option<(usize, [Term; 2])> {
+    for (i, tf) in trace.iter().enumerate() {
+        if !core.is_empty() && !core.contains(&i) {
+            continue;
+        }
+        let conj = smt::subst::conjuncts(&tf.formula);
+        for (k, c) in conj.iter().enumerate() {
+            let Some(Op::Not) = c.op() else { continue };
+            let e = &c.args[0];
+            if e.op() == Some(&Op::Eq) && e.args.len() == 2 && e.args[0].sort.is_arith() {
+                let case = |atom: Term| {
+                    let mut parts = conj.clone();
+                    parts[k] = atom;
+                    and(&parts)
+                };
+                return Some((i, [case(lt(&e.args[0], &e.args[1])), case(lt(&e.args[1], &e.args[0]))]));
+            }
+        }
+    }
+    None
+}
+
+/// Farkas interpolation of a trace whose core steps are conjunctions of linear atoms.
+fn plain_sequence(
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
@@ -358,6 +427,9 @@ pub fn farkas_sequence(
     if sorts.contains(&Sort::Int) && sorts.contains(&Sort::Real) {
         return Err(na("mixed Int and Real variables"));
     }
+    if !sorts.contains(&Sort::Real) {
+        rows.iter_mut().for_each(tighten_integer_row);
+    }
     let lambda = match farkas_multipliers(&rows, solver)? {
         Some(l) => l,
         None => return Err(na("the rational relaxation of the trace is satisfiable")),
@@ -366,6 +438,29 @@ pub fn farkas_sequence(
         return Err(na("solver's multipliers are not a Farkas certificate"));
     }
     interpolants(&s, &rows, &lambda, n)
+}
+
+/// Over integer variables, scales a row to coprime integral coefficients and rounds its bound
+/// (`Σ a x < b` ⇔ `Σ a x ≤ ⌈b⌉ - 1`, `Σ a x ≤ b` ⇔ `Σ a x ≤ ⌊b⌋`): equivalent over ℤ and
+/// stronger over ℚ, so more integer-infeasible traces get a rational certificate.
+fn tighten_integer_row(r: &mut Row) {
+    if r.coeffs.is_empty() {
+        return;
+    }
+    let den = r.coeffs.values().fold(BigInt::one(), |acc, c| lcm(&acc, c.denom()));
+    let scaled: Vec<BigInt> =
+        r.coeffs.values().map(|c| (c * BigRational::from_integer(den.clone())).to_integer()).collect();
+    let g = scaled.iter().fold(BigInt::zero(), |acc, c| gcd(&acc, c));
+    if g.is_zero() {
+        return;
+    }
+    let factor = BigRational::from_integer(den) / BigRational::from_integer(g);
+    for c in r.coeffs.values_mut() {
+        *c = &*c * &factor;
+    }
+    let b = &r.bound * &factor;
+    r.bound = if r.strict { b.ceil() - BigRational::one() } else { b.floor() };
+    r.strict = false;
 }
 
 #[cfg(test)]

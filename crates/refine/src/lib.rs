@@ -9,6 +9,7 @@ pub mod error;
 pub mod farkas;
 pub mod hoare;
 pub mod newton;
+pub mod portfolio;
 pub mod ssa;
 pub mod trace_check;
 pub mod transformer;
@@ -39,12 +40,21 @@ pub enum Source {
     NewtonSp,
     /// Craig sequence interpolants by Farkas' lemma (falls back to `NewtonItSpLv`).
     Craig,
+    /// Craig, then it-sp-lv, then sp-lv, stopping at the first perfect sequence
+    /// (see [`portfolio::portfolio`]; run by the engine, which knows the path program).
+    Portfolio,
 }
 
 impl Source {
     /// Every source, in the order of their names in [`Source::name`].
-    pub const ALL: [Source; 5] =
-        [Source::NewtonItSpLv, Source::Craig, Source::NewtonSp, Source::NewtonItSp, Source::NewtonSpLv];
+    pub const ALL: [Source; 6] = [
+        Source::NewtonItSpLv,
+        Source::Craig,
+        Source::NewtonSp,
+        Source::NewtonItSp,
+        Source::NewtonSpLv,
+        Source::Portfolio,
+    ];
 
     /// The name used on the command line (`it-sp-lv`, `craig`, `sp`, `it-sp`, `sp-lv`).
     pub fn name(self) -> &'static str {
@@ -54,6 +64,7 @@ impl Source {
             Source::NewtonSpLv => "sp-lv",
             Source::NewtonSp => "sp",
             Source::Craig => "craig",
+            Source::Portfolio => "portfolio",
         }
     }
 
@@ -63,7 +74,7 @@ impl Source {
             Source::NewtonItSp => Some(NewtonOptions { it: true, lv: false }),
             Source::NewtonSpLv => Some(NewtonOptions { it: false, lv: true }),
             Source::NewtonSp => Some(NewtonOptions { it: false, lv: false }),
-            Source::Craig => None,
+            Source::Craig | Source::Portfolio => None,
         }
     }
 }
@@ -76,7 +87,7 @@ impl fmt::Display for Source {
 
 /// A source name that is not one of [`Source::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, sp, it-sp or sp-lv)")]
+#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, sp, it-sp, sp-lv or portfolio)")]
 pub struct UnknownSource(pub String);
 
 impl FromStr for Source {
@@ -99,7 +110,8 @@ pub struct Sequence {
 
 /// Computes an inductive assertion sequence for the infeasible `trace` with unsat core `core`
 /// (step indices from [`check_trace`]; empty means the whole trace). `Craig` falls back to
-/// `it-sp-lv` when Farkas interpolation does not apply.
+/// `it-sp-lv` when Farkas interpolation does not apply; so does `Portfolio`, which needs the
+/// path program to run in full ([`portfolio::portfolio`]).
 pub fn assertion_sequence(
     source: Source,
     trace: &[TransFormula],

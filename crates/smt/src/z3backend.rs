@@ -16,7 +16,7 @@ use num_traits::ToPrimitive;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
-use std::os::raw::{c_char, c_uint, c_void};
+use std::os::raw::{c_char, c_uint};
 use std::rc::Rc;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -32,7 +32,7 @@ fn unsupported(what: impl Into<String>) -> SolverError {
 }
 
 /// A Z3 context; deleted when the last object referring to it is dropped.
-struct RawCtx(ffi::Ctx);
+struct RawCtx(ffi::Z3_context);
 
 impl Drop for RawCtx {
     fn drop(&mut self) {
@@ -42,89 +42,113 @@ impl Drop for RawCtx {
     }
 }
 
-/// Which reference-counting functions apply to an owned Z3 object.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum RefKind {
-    Ast,
-    Sort,
-    Decl,
-    Solver,
-    Model,
-    Vector,
-    Goal,
-    Tactic,
-    ApplyResult,
-    Interp,
-    Entry,
+/// A reference-counted Z3 object type (a `z3-sys` handle) and its reference-counting functions.
+trait RefCounted: Copy {
+    /// # Safety
+    /// `p` is a live object of context `c`.
+    unsafe fn inc_ref(c: ffi::Z3_context, p: Self);
+    /// # Safety
+    /// `p` is a live object of context `c` on which the caller holds a reference.
+    unsafe fn dec_ref(c: ffi::Z3_context, p: Self);
 }
 
-/// A reference-counted handle to a Z3 object of the given kind.
-struct Owned {
+macro_rules! ref_counted {
+    ($($t:ty => $inc:ident, $dec:ident;)*) => {$(
+        impl RefCounted for $t {
+            unsafe fn inc_ref(c: ffi::Z3_context, p: Self) {
+                // SAFETY: guaranteed by the caller.
+                unsafe { ffi::$inc(c, p) }
+            }
+            unsafe fn dec_ref(c: ffi::Z3_context, p: Self) {
+                // SAFETY: guaranteed by the caller.
+                unsafe { ffi::$dec(c, p) }
+            }
+        }
+    )*};
+}
+
+ref_counted! {
+    ffi::Z3_ast => Z3_inc_ref, Z3_dec_ref;
+    ffi::Z3_solver => Z3_solver_inc_ref, Z3_solver_dec_ref;
+    ffi::Z3_model => Z3_model_inc_ref, Z3_model_dec_ref;
+    ffi::Z3_ast_vector => Z3_ast_vector_inc_ref, Z3_ast_vector_dec_ref;
+    ffi::Z3_goal => Z3_goal_inc_ref, Z3_goal_dec_ref;
+    ffi::Z3_tactic => Z3_tactic_inc_ref, Z3_tactic_dec_ref;
+    ffi::Z3_apply_result => Z3_apply_result_inc_ref, Z3_apply_result_dec_ref;
+    ffi::Z3_func_interp => Z3_func_interp_inc_ref, Z3_func_interp_dec_ref;
+    ffi::Z3_func_entry => Z3_func_entry_inc_ref, Z3_func_entry_dec_ref;
+}
+
+// Sorts and declarations are ASTs in the C implementation and are counted as such.
+impl RefCounted for ffi::Z3_sort {
+    unsafe fn inc_ref(c: ffi::Z3_context, p: Self) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            if let Some(a) = ffi::Z3_sort_to_ast(c, p) {
+                ffi::Z3_inc_ref(c, a);
+            }
+        }
+    }
+    unsafe fn dec_ref(c: ffi::Z3_context, p: Self) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            if let Some(a) = ffi::Z3_sort_to_ast(c, p) {
+                ffi::Z3_dec_ref(c, a);
+            }
+        }
+    }
+}
+
+impl RefCounted for ffi::Z3_func_decl {
+    unsafe fn inc_ref(c: ffi::Z3_context, p: Self) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            if let Some(a) = ffi::Z3_func_decl_to_ast(c, p) {
+                ffi::Z3_inc_ref(c, a);
+            }
+        }
+    }
+    unsafe fn dec_ref(c: ffi::Z3_context, p: Self) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            if let Some(a) = ffi::Z3_func_decl_to_ast(c, p) {
+                ffi::Z3_dec_ref(c, a);
+            }
+        }
+    }
+}
+
+/// A reference-counted handle to a Z3 object.
+struct Owned<T: RefCounted> {
     ctx: Rc<RawCtx>,
-    p: *mut c_void,
-    kind: RefKind,
+    p: T,
 }
 
-impl Owned {
-    /// Takes a reference to `p` (non-null, created in `ctx`).
-    fn new(ctx: &Rc<RawCtx>, p: *mut c_void, kind: RefKind) -> Owned {
-        let o = Owned { ctx: ctx.clone(), p, kind };
-        o.inc();
-        o
-    }
-
-    fn inc(&self) {
-        let c = self.ctx.0;
-        // SAFETY: `p` is a live object of kind `kind` in context `c`.
-        unsafe {
-            match self.kind {
-                RefKind::Ast => ffi::Z3_inc_ref(c, self.p),
-                RefKind::Sort => ffi::Z3_inc_ref(c, ffi::Z3_sort_to_ast(c, self.p)),
-                RefKind::Decl => ffi::Z3_inc_ref(c, ffi::Z3_func_decl_to_ast(c, self.p)),
-                RefKind::Solver => ffi::Z3_solver_inc_ref(c, self.p),
-                RefKind::Model => ffi::Z3_model_inc_ref(c, self.p),
-                RefKind::Vector => ffi::Z3_ast_vector_inc_ref(c, self.p),
-                RefKind::Goal => ffi::Z3_goal_inc_ref(c, self.p),
-                RefKind::Tactic => ffi::Z3_tactic_inc_ref(c, self.p),
-                RefKind::ApplyResult => ffi::Z3_apply_result_inc_ref(c, self.p),
-                RefKind::Interp => ffi::Z3_func_interp_inc_ref(c, self.p),
-                RefKind::Entry => ffi::Z3_func_entry_inc_ref(c, self.p),
-            }
-        }
+impl<T: RefCounted> Owned<T> {
+    /// Takes a reference to `p` (created in `ctx`).
+    fn new(ctx: &Rc<RawCtx>, p: T) -> Owned<T> {
+        // SAFETY: `p` is a live object of context `ctx`.
+        unsafe { T::inc_ref(ctx.0, p) };
+        Owned { ctx: ctx.clone(), p }
     }
 }
 
-impl Clone for Owned {
-    fn clone(&self) -> Owned {
-        Owned::new(&self.ctx, self.p, self.kind)
+impl<T: RefCounted> Clone for Owned<T> {
+    fn clone(&self) -> Owned<T> {
+        Owned::new(&self.ctx, self.p)
     }
 }
 
-impl Drop for Owned {
+impl<T: RefCounted> Drop for Owned<T> {
     fn drop(&mut self) {
-        let c = self.ctx.0;
         // SAFETY: we hold one reference to `p`, taken in `Owned::new`.
-        unsafe {
-            match self.kind {
-                RefKind::Ast => ffi::Z3_dec_ref(c, self.p),
-                RefKind::Sort => ffi::Z3_dec_ref(c, ffi::Z3_sort_to_ast(c, self.p)),
-                RefKind::Decl => ffi::Z3_dec_ref(c, ffi::Z3_func_decl_to_ast(c, self.p)),
-                RefKind::Solver => ffi::Z3_solver_dec_ref(c, self.p),
-                RefKind::Model => ffi::Z3_model_dec_ref(c, self.p),
-                RefKind::Vector => ffi::Z3_ast_vector_dec_ref(c, self.p),
-                RefKind::Goal => ffi::Z3_goal_dec_ref(c, self.p),
-                RefKind::Tactic => ffi::Z3_tactic_dec_ref(c, self.p),
-                RefKind::ApplyResult => ffi::Z3_apply_result_dec_ref(c, self.p),
-                RefKind::Interp => ffi::Z3_func_interp_dec_ref(c, self.p),
-                RefKind::Entry => ffi::Z3_func_entry_dec_ref(c, self.p),
-            }
-        }
+        unsafe { T::dec_ref(self.ctx.0, self.p) }
     }
 }
 
 /// A context pointer that may be handed to the watchdog thread (`Z3_interrupt` is the one
 /// Z3 call meant to be made from another thread).
-struct InterruptHandle(ffi::Ctx);
+struct InterruptHandle(ffi::Z3_context);
 
 // SAFETY: the watchdog only calls `Z3_interrupt`, which Z3 synchronizes internally, and only
 // while the owning thread is blocked inside `with_deadline` (so the context is alive).
@@ -136,7 +160,7 @@ unsafe impl Send for InterruptHandle {}
 /// once a timer has fired (Z3 issue #5369/#5371, fixed after 4.8.12), so timeouts are
 /// implemented here with a watchdog thread calling `Z3_interrupt`. The watchdog is joined
 /// before returning, so it never outlives the call.
-fn with_deadline<R>(ctx: ffi::Ctx, timeout_ms: u64, f: impl FnOnce() -> R) -> R {
+fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, f: impl FnOnce() -> R) -> R {
     let Some(deadline) = (timeout_ms > 0).then(|| Instant::now().checked_add(Duration::from_millis(timeout_ms))).flatten()
     else {
         return f();
@@ -182,13 +206,13 @@ enum Owner {
 /// A Z3 context with translation caches (terms, sorts, function symbols) in both directions.
 pub(crate) struct Z3Ctx {
     raw: Rc<RawCtx>,
-    terms: HashMap<Term, Owned>,
-    sorts: HashMap<Sort, Owned>,
-    funcs: HashMap<Arc<FuncDecl>, Owned>,
+    terms: HashMap<Term, Owned<ffi::Z3_ast>>,
+    sorts: HashMap<Sort, Owned<ffi::Z3_sort>>,
+    funcs: HashMap<Arc<FuncDecl>, Owned<ffi::Z3_func_decl>>,
     /// Z3 symbol name -> what it stands for; names are unique per context.
     names: HashMap<String, Owner>,
     /// The declaration kind of uninterpreted symbols in this libz3 (asked, not assumed).
-    uninterpreted: std::os::raw::c_int,
+    uninterpreted: c_uint,
 }
 
 fn cstring(s: &str) -> CString {
@@ -203,6 +227,11 @@ fn read_str(p: *const c_char) -> Option<String> {
     Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
 
+/// `z3-sys` constructors by arity (n-ary, binary, unary).
+type NaryFn = unsafe extern "C" fn(ffi::Z3_context, c_uint, *const ffi::Z3_ast) -> Option<ffi::Z3_ast>;
+type BinFn = unsafe extern "C" fn(ffi::Z3_context, ffi::Z3_ast, ffi::Z3_ast) -> Option<ffi::Z3_ast>;
+type UnFn = unsafe extern "C" fn(ffi::Z3_context, ffi::Z3_ast) -> Option<ffi::Z3_ast>;
+
 fn len_u32(n: usize) -> Res<c_uint> {
     c_uint::try_from(n).map_err(|_| unsupported("too many arguments"))
 }
@@ -212,19 +241,18 @@ impl Z3Ctx {
     pub(crate) fn new() -> Res<Z3Ctx> {
         // SAFETY: plain constructor calls; null results are checked.
         let raw = unsafe {
-            let cfg = ffi::Z3_mk_config();
-            if cfg.is_null() {
+            let Some(cfg) = ffi::Z3_mk_config() else {
                 return Err(SolverError::Failure("Z3_mk_config failed".into()));
-            }
+            };
             let model = cstring("model");
             let yes = cstring("true");
             ffi::Z3_set_param_value(cfg, model.as_ptr(), yes.as_ptr());
             let ctx = ffi::Z3_mk_context_rc(cfg);
             ffi::Z3_del_config(cfg);
-            if ctx.is_null() {
+            let Some(ctx) = ctx else {
                 return Err(SolverError::Failure("Z3_mk_context_rc failed".into()));
-            }
-            ffi::Z3_set_error_handler(ctx, std::ptr::null());
+            };
+            ffi::Z3_set_error_handler(ctx, None);
             ctx
         };
         let mut cx = Z3Ctx {
@@ -233,14 +261,14 @@ impl Z3Ctx {
             sorts: HashMap::new(),
             funcs: HashMap::new(),
             names: HashMap::new(),
-            uninterpreted: ffi::OP_UNINTERPRETED,
+            uninterpreted: ffi::op::UNINTERPRETED_4_8_12,
         };
         let probe = cx.sort(&Sort::Bool).and_then(|b| {
             // SAFETY: live sort; the constant's declaration lives as long as the constant.
             let k = cx.ast(unsafe { ffi::Z3_mk_const(cx.c(), cx.symbol("probe")?, b.p) }, "probe")?;
             let app = cx.check_ptr(unsafe { ffi::Z3_to_app(cx.c(), k.p) }, "probe app")?;
             let decl = cx.check_ptr(unsafe { ffi::Z3_get_app_decl(cx.c(), app) }, "probe decl")?;
-            Ok(unsafe { ffi::Z3_get_decl_kind(cx.c(), decl) })
+            Ok(unsafe { ffi::get_decl_kind(cx.c(), decl) })
         });
         if let Ok(kind) = probe {
             cx.uninterpreted = kind;
@@ -248,7 +276,7 @@ impl Z3Ctx {
         Ok(cx)
     }
 
-    fn c(&self) -> ffi::Ctx {
+    fn c(&self) -> ffi::Z3_context {
         self.raw.0
     }
 
@@ -262,32 +290,30 @@ impl Z3Ctx {
         // SAFETY: valid context.
         unsafe {
             let code = ffi::Z3_get_error_code(self.c());
-            if code == ffi::OK {
+            if code == ffi::ErrorCode::Ok {
                 None
             } else {
-                Some(read_str(ffi::Z3_get_error_msg(self.c(), code)).unwrap_or_else(|| format!("Z3 error {code}")))
+                Some(read_str(ffi::Z3_get_error_msg(self.c(), code)).unwrap_or_else(|| format!("Z3 error {}", code as u32)))
             }
         }
     }
 
     /// Checks the last call: an error or a null result becomes `Err`.
-    fn check_ptr(&self, p: *mut c_void, what: &str) -> Res<*mut c_void> {
+    fn check_ptr<T>(&self, p: Option<T>, what: &str) -> Res<T> {
         if let Some(e) = self.error() {
             return Err(SolverError::Failure(format!("{what}: {e}")));
         }
-        if p.is_null() {
-            return Err(SolverError::Failure(format!("{what}: Z3 returned null")));
-        }
-        Ok(p)
+        p.ok_or_else(|| SolverError::Failure(format!("{what}: Z3 returned null")))
     }
 
-    fn own(&self, p: *mut c_void, kind: RefKind, what: &str) -> Res<Owned> {
+    /// Checks the last call and takes a reference to its result.
+    fn own<T: RefCounted>(&self, p: Option<T>, what: &str) -> Res<Owned<T>> {
         let p = self.check_ptr(p, what)?;
-        Ok(Owned::new(&self.raw, p, kind))
+        Ok(Owned::new(&self.raw, p))
     }
 
-    fn ast(&self, p: ffi::Ast, what: &str) -> Res<Owned> {
-        self.own(p, RefKind::Ast, what)
+    fn ast(&self, p: Option<ffi::Z3_ast>, what: &str) -> Res<Owned<ffi::Z3_ast>> {
+        self.own(p, what)
     }
 
     fn check_ok(&self, what: &str) -> Res<()> {
@@ -298,22 +324,22 @@ impl Z3Ctx {
     }
 
     /// The SMT-LIB text of an AST (for messages).
-    fn ast_string(&self, a: ffi::Ast) -> String {
+    fn ast_string(&self, a: ffi::Z3_ast) -> String {
         // SAFETY: valid AST of this context.
         read_str(unsafe { ffi::Z3_ast_to_string(self.c(), a) }).unwrap_or_default()
     }
 
-    fn symbol(&self, name: &str) -> Res<ffi::Sym> {
+    fn symbol(&self, name: &str) -> Res<ffi::Z3_symbol> {
         let s = cstring(name);
         // SAFETY: valid context and string; symbols need no reference counting.
         let p = unsafe { ffi::Z3_mk_string_symbol(self.c(), s.as_ptr()) };
         self.check_ptr(p, "symbol")
     }
 
-    fn symbol_name(&self, s: ffi::Sym) -> String {
+    fn symbol_name(&self, s: ffi::Z3_symbol) -> String {
         // SAFETY: `s` is a symbol of this context.
         unsafe {
-            if ffi::Z3_get_symbol_kind(self.c(), s) == ffi::STRING_SYMBOL {
+            if ffi::Z3_get_symbol_kind(self.c(), s) == ffi::SymbolKind::String {
                 read_str(ffi::Z3_get_symbol_string(self.c(), s)).unwrap_or_default()
             } else {
                 format!("k!{}", ffi::Z3_get_symbol_int(self.c(), s))
@@ -336,7 +362,7 @@ impl Z3Ctx {
 
     // ---------------------------------------------------------------- sorts
 
-    fn sort(&mut self, s: &Sort) -> Res<Owned> {
+    fn sort(&mut self, s: &Sort) -> Res<Owned<ffi::Z3_sort>> {
         if let Some(o) = self.sorts.get(s) {
             return Ok(o.clone());
         }
@@ -357,12 +383,12 @@ impl Z3Ctx {
                 Sort::Uninterpreted(n) => ffi::Z3_mk_uninterpreted_sort(c, self.symbol(n)?),
             }
         };
-        let o = self.own(p, RefKind::Sort, "sort")?;
+        let o = self.own(p, "sort")?;
         self.sorts.insert(s.clone(), o.clone());
         Ok(o)
     }
 
-    fn sort_back(&self, s: ffi::SortP, depth: usize) -> Res<Sort> {
+    fn sort_back(&self, s: ffi::Z3_sort, depth: usize) -> Res<Sort> {
         if depth > 100 {
             return Err(unsupported("sort nesting too deep"));
         }
@@ -370,21 +396,21 @@ impl Z3Ctx {
         // SAFETY: `s` is a live sort of this context (owned by an AST the caller holds).
         unsafe {
             Ok(match ffi::Z3_get_sort_kind(c, s) {
-                ffi::BOOL_SORT => Sort::Bool,
-                ffi::INT_SORT => Sort::Int,
-                ffi::REAL_SORT => Sort::Real,
-                ffi::BV_SORT => Sort::BitVec(ffi::Z3_get_bv_sort_size(c, s)),
-                ffi::FLOATING_POINT_SORT => Sort::Float(ffi::Z3_fpa_get_ebits(c, s), ffi::Z3_fpa_get_sbits(c, s)),
-                ffi::ARRAY_SORT => {
+                ffi::SortKind::Bool => Sort::Bool,
+                ffi::SortKind::Int => Sort::Int,
+                ffi::SortKind::Real => Sort::Real,
+                ffi::SortKind::Bv => Sort::BitVec(ffi::Z3_get_bv_sort_size(c, s)),
+                ffi::SortKind::FloatingPoint => Sort::Float(ffi::Z3_fpa_get_ebits(c, s), ffi::Z3_fpa_get_sbits(c, s)),
+                ffi::SortKind::Array => {
                     let d = self.check_ptr(ffi::Z3_get_array_sort_domain(c, s), "array domain")?;
                     let r = self.check_ptr(ffi::Z3_get_array_sort_range(c, s), "array range")?;
                     Sort::array(self.sort_back(d, depth + 1)?, self.sort_back(r, depth + 1)?)
                 }
-                ffi::UNINTERPRETED_SORT => {
-                    let name = self.symbol_name(ffi::Z3_get_sort_name(c, s));
+                ffi::SortKind::Uninterpreted => {
+                    let name = self.symbol_name(self.check_ptr(ffi::Z3_get_sort_name(c, s), "sort name")?);
                     Sort::Uninterpreted(Arc::from(name.as_str()))
                 }
-                k => return Err(unsupported(format!("Z3 sort kind {k}"))),
+                k => return Err(unsupported(format!("Z3 sort kind {}", k as u32))),
             })
         }
     }
@@ -393,7 +419,7 @@ impl Z3Ctx {
 
     /// Translates a term into a Z3 AST (cached per context). Iterative: deep terms cannot
     /// overflow the stack.
-    fn encode(&mut self, t: &Term) -> Res<Owned> {
+    fn encode(&mut self, t: &Term) -> Res<Owned<ffi::Z3_ast>> {
         if let Some(o) = self.terms.get(t) {
             return Ok(o.clone());
         }
@@ -426,12 +452,12 @@ impl Z3Ctx {
     }
 
     /// The translation of an already translated subterm.
-    fn child(&self, t: &Term) -> Res<Owned> {
+    fn child(&self, t: &Term) -> Res<Owned<ffi::Z3_ast>> {
         self.terms.get(t).cloned().ok_or_else(|| SolverError::Failure(format!("subterm not translated: {t}")))
     }
 
     /// Translates `t` and converts it from Int to Real when `to` is Real.
-    fn arg_as(&mut self, t: &Term, to: &Sort) -> Res<Owned> {
+    fn arg_as(&mut self, t: &Term, to: &Sort) -> Res<Owned<ffi::Z3_ast>> {
         let a = self.child(t)?;
         if t.sort == Sort::Int && *to == Sort::Real {
             // SAFETY: `a` is a live Int AST.
@@ -442,19 +468,19 @@ impl Z3Ctx {
     }
 
     /// Translates arithmetic arguments, all at Real if any is Real.
-    fn arith_args(&mut self, args: &[Term]) -> Res<Vec<Owned>> {
+    fn arith_args(&mut self, args: &[Term]) -> Res<Vec<Owned<ffi::Z3_ast>>> {
         let target = if args.iter().any(|a| a.sort == Sort::Real) { Sort::Real } else { Sort::Int };
         args.iter().map(|a| self.arg_as(a, &target)).collect()
     }
 
-    fn mk_nary(&self, f: unsafe extern "C" fn(ffi::Ctx, c_uint, *const ffi::Ast) -> ffi::Ast, args: &[Owned], what: &str) -> Res<Owned> {
-        let ps: Vec<ffi::Ast> = args.iter().map(|a| a.p).collect();
+    fn mk_nary(&self, f: NaryFn, args: &[Owned<ffi::Z3_ast>], what: &str) -> Res<Owned<ffi::Z3_ast>> {
+        let ps: Vec<ffi::Z3_ast> = args.iter().map(|a| a.p).collect();
         // SAFETY: all arguments are live ASTs of this context.
         let p = unsafe { f(self.c(), len_u32(ps.len())?, ps.as_ptr()) };
         self.ast(p, what)
     }
 
-    fn mk_bin(&self, f: unsafe extern "C" fn(ffi::Ctx, ffi::Ast, ffi::Ast) -> ffi::Ast, args: &[Owned], what: &str) -> Res<Owned> {
+    fn mk_bin(&self, f: BinFn, args: &[Owned<ffi::Z3_ast>], what: &str) -> Res<Owned<ffi::Z3_ast>> {
         match args {
             // SAFETY: live ASTs of this context.
             [a, b] => self.ast(unsafe { f(self.c(), a.p, b.p) }, what),
@@ -462,7 +488,7 @@ impl Z3Ctx {
         }
     }
 
-    fn mk_un(&self, f: unsafe extern "C" fn(ffi::Ctx, ffi::Ast) -> ffi::Ast, args: &[Owned], what: &str) -> Res<Owned> {
+    fn mk_un(&self, f: UnFn, args: &[Owned<ffi::Z3_ast>], what: &str) -> Res<Owned<ffi::Z3_ast>> {
         match args {
             // SAFETY: live AST of this context.
             [a] => self.ast(unsafe { f(self.c(), a.p) }, what),
@@ -471,7 +497,7 @@ impl Z3Ctx {
     }
 
     /// A chain `a0 R a1 ∧ a1 R a2 ∧ ...` for chainable relations.
-    fn mk_chain(&self, f: unsafe extern "C" fn(ffi::Ctx, ffi::Ast, ffi::Ast) -> ffi::Ast, args: &[Owned], what: &str) -> Res<Owned> {
+    fn mk_chain(&self, f: BinFn, args: &[Owned<ffi::Z3_ast>], what: &str) -> Res<Owned<ffi::Z3_ast>> {
         if args.len() < 2 {
             return Err(unsupported(format!("{what} with {} arguments", args.len())));
         }
@@ -482,7 +508,7 @@ impl Z3Ctx {
         self.mk_nary(ffi::Z3_mk_and, &parts, what)
     }
 
-    fn func_decl(&mut self, fd: &Arc<FuncDecl>) -> Res<Owned> {
+    fn func_decl(&mut self, fd: &Arc<FuncDecl>) -> Res<Owned<ffi::Z3_func_decl>> {
         if let Some(o) = self.funcs.get(fd) {
             return Ok(o.clone());
         }
@@ -490,15 +516,15 @@ impl Z3Ctx {
         let range = self.sort(&fd.range)?;
         let name = self.unique_name(&fd.name, Owner::Func(fd.clone()));
         let sym = self.symbol(&name)?;
-        let ps: Vec<ffi::SortP> = dom.iter().map(|s| s.p).collect();
+        let ps: Vec<ffi::Z3_sort> = dom.iter().map(|s| s.p).collect();
         // SAFETY: live sorts of this context.
         let p = unsafe { ffi::Z3_mk_func_decl(self.c(), sym, len_u32(ps.len())?, ps.as_ptr(), range.p) };
-        let o = self.own(p, RefKind::Decl, "func decl")?;
+        let o = self.own(p, "func decl")?;
         self.funcs.insert(fd.clone(), o.clone());
         Ok(o)
     }
 
-    fn encode_node(&mut self, t: &Term) -> Res<Owned> {
+    fn encode_node(&mut self, t: &Term) -> Res<Owned<ffi::Z3_ast>> {
         let c = self.c();
         match &t.kind {
             Kind::Var(name) => {
@@ -550,14 +576,14 @@ impl Z3Ctx {
         }
     }
 
-    fn numeral(&mut self, s: &str, sort: &Sort) -> Res<Owned> {
+    fn numeral(&mut self, s: &str, sort: &Sort) -> Res<Owned<ffi::Z3_ast>> {
         let z = self.sort(sort)?;
         let cs = cstring(s);
         // SAFETY: live sort, valid string.
         self.ast(unsafe { ffi::Z3_mk_numeral(self.c(), cs.as_ptr(), z.p) }, "numeral")
     }
 
-    fn encode_app(&mut self, op: &Op, t: &Term) -> Res<Owned> {
+    fn encode_app(&mut self, op: &Op, t: &Term) -> Res<Owned<ffi::Z3_ast>> {
         let args = &t.args;
         let plain = |s: &mut Self| args.iter().map(|a| s.child(a)).collect::<Res<Vec<_>>>();
         match op {
@@ -694,7 +720,7 @@ impl Z3Ctx {
                     .zip(fd.domain.iter())
                     .map(|(a, s)| self.arg_as(a, s))
                     .collect::<Res<Vec<_>>>()?;
-                let ps: Vec<ffi::Ast> = z.iter().map(|a| a.p).collect();
+                let ps: Vec<ffi::Z3_ast> = z.iter().map(|a| a.p).collect();
                 // SAFETY: live declaration and arguments.
                 self.ast(unsafe { ffi::Z3_mk_app(self.c(), decl.p, len_u32(ps.len())?, ps.as_ptr()) }, "apply")
             }
@@ -705,13 +731,13 @@ impl Z3Ctx {
 
     /// Translates a Z3 AST back into a term. Constants and functions must be ones this context
     /// created from terms; quantifiers get fresh bound variables.
-    fn decode(&mut self, a: &Owned) -> Res<Term> {
+    fn decode(&mut self, a: &Owned<ffi::Z3_ast>) -> Res<Term> {
         let mut back = Back { env: Vec::new(), model: None };
         back.go(self, a.p, &mut HashMap::new(), 0)
     }
 
     /// Like [`decode`], resolving `as-array` values through `model`.
-    fn decode_value(&mut self, a: &Owned, model: &Owned) -> Res<Term> {
+    fn decode_value(&mut self, a: &Owned<ffi::Z3_ast>, model: &Owned<ffi::Z3_model>) -> Res<Term> {
         let mut back = Back { env: Vec::new(), model: Some(model.clone()) };
         back.go(self, a.p, &mut HashMap::new(), 0)
     }
@@ -737,18 +763,18 @@ impl Z3Ctx {
         let c = self.c();
         // SAFETY: all objects are live and of this context; results are checked.
         unsafe {
-            let goal = self.own(ffi::Z3_mk_goal(c, false, false, false), RefKind::Goal, "goal")?;
+            let goal = self.own(ffi::Z3_mk_goal(c, false, false, false), "goal")?;
             ffi::Z3_goal_assert(c, goal.p, f.p);
             self.check_ok("goal assert")?;
             let name = cstring(tactic);
-            let tac = self.own(ffi::Z3_mk_tactic(c, name.as_ptr()), RefKind::Tactic, "tactic")?;
+            let tac = self.own(ffi::Z3_mk_tactic(c, name.as_ptr()), "tactic")?;
             let res = with_deadline(c, timeout_ms, || ffi::Z3_tactic_apply(c, tac.p, goal.p));
-            let res = self.own(res, RefKind::ApplyResult, tactic)?;
+            let res = self.own(res, tactic)?;
             let n = ffi::Z3_apply_result_get_num_subgoals(c, res.p);
             let mut disjuncts = Vec::new();
             for i in 0..n {
-                let g = self.own(ffi::Z3_apply_result_get_subgoal(c, res.p, i), RefKind::Goal, "subgoal")?;
-                if ffi::Z3_goal_precision(c, g.p) != ffi::GOAL_PRECISE {
+                let g = self.own(ffi::Z3_apply_result_get_subgoal(c, res.p, i), "subgoal")?;
+                if ffi::Z3_goal_precision(c, g.p) != ffi::GoalPrec::Precise {
                     return Err(SolverError::Failure(format!("{tactic}: imprecise subgoal")));
                 }
                 let mut conj = Vec::new();
@@ -771,7 +797,7 @@ impl Z3Ctx {
         let c = self.c();
         // SAFETY: all objects are live and of this context.
         unsafe {
-            let s = self.own(ffi::Z3_mk_solver(c), RefKind::Solver, "solver")?;
+            let s = self.own(ffi::Z3_mk_solver(c), "solver")?;
             ffi::Z3_solver_assert(c, s.p, f.p);
             self.check_ok("assert")?;
             Ok(self.solver_check(&s, timeout_ms))
@@ -779,7 +805,7 @@ impl Z3Ctx {
     }
 
     /// Checks the solver `s`, interrupting it after `timeout_ms` (0: no limit).
-    fn solver_check(&self, s: &Owned, timeout_ms: u64) -> SatResult {
+    fn solver_check(&self, s: &Owned<ffi::Z3_solver>, timeout_ms: u64) -> SatResult {
         let c = self.c();
         // SAFETY: live solver.
         let r = with_deadline(c, timeout_ms, || unsafe { ffi::Z3_solver_check(c, s.p) });
@@ -787,8 +813,8 @@ impl Z3Ctx {
             return SatResult::Unknown(e);
         }
         match r {
-            ffi::L_TRUE => SatResult::Sat,
-            ffi::L_FALSE => SatResult::Unsat,
+            ffi::Z3_L_TRUE => SatResult::Sat,
+            ffi::Z3_L_FALSE => SatResult::Unsat,
             // SAFETY: live solver.
             _ => SatResult::Unknown(
                 read_str(unsafe { ffi::Z3_solver_get_reason_unknown(c, s.p) }).unwrap_or_else(|| "unknown".into()),
@@ -811,25 +837,25 @@ impl Drop for Z3Ctx {
 struct Back {
     /// Bound variables of enclosing quantifiers, outermost first.
     env: Vec<Term>,
-    model: Option<Owned>,
+    model: Option<Owned<ffi::Z3_model>>,
 }
 
 impl Back {
     /// Translates `root` (iteratively over applications; recursion only enters quantifier
     /// bodies and model values, whose nesting `depth` is bounded).
-    fn go(&mut self, cx: &mut Z3Ctx, root: ffi::Ast, memo: &mut HashMap<c_uint, Term>, depth: usize) -> Res<Term> {
+    fn go(&mut self, cx: &mut Z3Ctx, root: ffi::Z3_ast, memo: &mut HashMap<c_uint, Term>, depth: usize) -> Res<Term> {
         if depth > MAX_NESTING {
             return Err(unsupported("Z3 quantifiers nested too deeply"));
         }
         let c = cx.c();
-        let mut stack: Vec<(ffi::Ast, bool)> = vec![(root, false)];
+        let mut stack: Vec<(ffi::Z3_ast, bool)> = vec![(root, false)];
         while let Some((a, expanded)) = stack.pop() {
             // SAFETY: `a` is a live AST of `cx` (held by the caller or by its parent).
             let (id, kind) = unsafe { (ffi::Z3_get_ast_id(c, a), ffi::Z3_get_ast_kind(c, a)) };
             if memo.contains_key(&id) {
                 continue;
             }
-            if kind == ffi::APP_AST && !expanded {
+            if kind == ffi::AstKind::App && !expanded {
                 stack.push((a, true));
                 // SAFETY: `a` is an application.
                 let app = cx.check_ptr(unsafe { ffi::Z3_to_app(c, a) }, "to_app")?;
@@ -841,8 +867,8 @@ impl Back {
                 continue;
             }
             let t = match kind {
-                ffi::NUMERAL_AST => self.numeral(cx, a)?,
-                ffi::VAR_AST => {
+                ffi::AstKind::Numeral => self.numeral(cx, a)?,
+                ffi::AstKind::Var => {
                     // SAFETY: `a` is a variable.
                     let idx = unsafe { ffi::Z3_get_index_value(c, a) } as usize;
                     let n = self.env.len();
@@ -851,9 +877,9 @@ impl Back {
                     }
                     self.env[n - 1 - idx].clone()
                 }
-                ffi::QUANTIFIER_AST => self.quantifier(cx, a, depth)?,
-                ffi::APP_AST => self.app(cx, a, memo, depth)?,
-                k => return Err(unsupported(format!("Z3 AST kind {k}"))),
+                ffi::AstKind::Quantifier => self.quantifier(cx, a, depth)?,
+                ffi::AstKind::App => self.app(cx, a, memo, depth)?,
+                k => return Err(unsupported(format!("Z3 AST kind {}", k as u32))),
             };
             memo.insert(id, t);
         }
@@ -862,7 +888,7 @@ impl Back {
         memo.get(&id).cloned().ok_or_else(|| SolverError::Failure("Z3 term not translated".into()))
     }
 
-    fn numeral(&mut self, cx: &Z3Ctx, a: ffi::Ast) -> Res<Term> {
+    fn numeral(&mut self, cx: &Z3Ctx, a: ffi::Z3_ast) -> Res<Term> {
         let c = cx.c();
         // SAFETY: live AST.
         let sort = cx.sort_back(cx.check_ptr(unsafe { ffi::Z3_get_sort(c, a) }, "sort")?, 0)?;
@@ -876,7 +902,7 @@ impl Back {
         }
     }
 
-    fn quantifier(&mut self, cx: &mut Z3Ctx, a: ffi::Ast, depth: usize) -> Res<Term> {
+    fn quantifier(&mut self, cx: &mut Z3Ctx, a: ffi::Z3_ast, depth: usize) -> Res<Term> {
         let c = cx.c();
         // SAFETY: `a` is a quantifier AST.
         let (forall, exists, n) = unsafe {
@@ -904,15 +930,15 @@ impl Back {
         Ok(build::quant(q, &vars, &b?))
     }
 
-    fn app(&mut self, cx: &mut Z3Ctx, a: ffi::Ast, memo: &mut HashMap<c_uint, Term>, depth: usize) -> Res<Term> {
+    fn app(&mut self, cx: &mut Z3Ctx, a: ffi::Z3_ast, memo: &mut HashMap<c_uint, Term>, depth: usize) -> Res<Term> {
         let c = cx.c();
         // SAFETY: `a` is an application; the declaration and arguments live as long as `a`.
         let (app, decl, kind, n) = unsafe {
             let app = cx.check_ptr(ffi::Z3_to_app(c, a), "to_app")?;
             let decl = cx.check_ptr(ffi::Z3_get_app_decl(c, app), "decl")?;
-            (app, decl, ffi::Z3_get_decl_kind(c, decl), ffi::Z3_get_app_num_args(c, app))
+            (app, decl, ffi::get_decl_kind(c, decl), ffi::Z3_get_app_num_args(c, app))
         };
-        if kind == ffi::OP_AS_ARRAY {
+        if kind == ffi::op::AS_ARRAY {
             return self.as_array(cx, a, depth);
         }
         let mut args = Vec::with_capacity(n as usize);
@@ -925,46 +951,46 @@ impl Back {
         }
         let bad = |cx: &Z3Ctx| unsupported(format!("Z3 term {}", cx.ast_string(a)));
         let t = match (kind, args.as_slice()) {
-            (ffi::OP_TRUE, []) => build::tt(),
-            (ffi::OP_FALSE, []) => build::ff(),
-            (ffi::OP_EQ | ffi::OP_IFF | ffi::OP_OEQ, [x, y]) => build::eq(x, y),
-            (ffi::OP_DISTINCT, _) => build::distinct(&args),
-            (ffi::OP_ITE, [x, y, z]) => build::ite(x, y, z),
-            (ffi::OP_AND, _) => build::and(&args),
-            (ffi::OP_OR, _) => build::or(&args),
-            (ffi::OP_XOR, [x, y]) => build::not(&build::eq(x, y)),
-            (ffi::OP_NOT, [x]) => build::not(x),
-            (ffi::OP_IMPLIES, [x, y]) => build::implies(x, y),
-            (ffi::OP_LE, [x, y]) => build::le(x, y),
-            (ffi::OP_GE, [x, y]) => build::ge(x, y),
-            (ffi::OP_LT, [x, y]) => build::lt(x, y),
-            (ffi::OP_GT, [x, y]) => build::gt(x, y),
-            (ffi::OP_ADD, [_, ..]) => build::add(&args),
-            (ffi::OP_SUB, [first, rest @ ..]) => rest.iter().fold(first.clone(), |acc, x| build::sub(&acc, x)),
-            (ffi::OP_UMINUS, [x]) => build::neg(x),
-            (ffi::OP_MUL, [_, ..]) => build::mul(&args),
-            (ffi::OP_DIV, [x, y]) => build::real_div(x, y),
-            (ffi::OP_IDIV, [x, y]) => build::int_div(x, y),
-            (ffi::OP_MOD, [x, y]) => build::modulo(x, y),
+            (ffi::op::TRUE, []) => build::tt(),
+            (ffi::op::FALSE, []) => build::ff(),
+            (ffi::op::EQ | ffi::op::IFF | ffi::op::OEQ, [x, y]) => build::eq(x, y),
+            (ffi::op::DISTINCT, _) => build::distinct(&args),
+            (ffi::op::ITE, [x, y, z]) => build::ite(x, y, z),
+            (ffi::op::AND, _) => build::and(&args),
+            (ffi::op::OR, _) => build::or(&args),
+            (ffi::op::XOR, [x, y]) => build::not(&build::eq(x, y)),
+            (ffi::op::NOT, [x]) => build::not(x),
+            (ffi::op::IMPLIES, [x, y]) => build::implies(x, y),
+            (ffi::op::LE, [x, y]) => build::le(x, y),
+            (ffi::op::GE, [x, y]) => build::ge(x, y),
+            (ffi::op::LT, [x, y]) => build::lt(x, y),
+            (ffi::op::GT, [x, y]) => build::gt(x, y),
+            (ffi::op::ADD, [_, ..]) => build::add(&args),
+            (ffi::op::SUB, [first, rest @ ..]) => rest.iter().fold(first.clone(), |acc, x| build::sub(&acc, x)),
+            (ffi::op::UMINUS, [x]) => build::neg(x),
+            (ffi::op::MUL, [_, ..]) => build::mul(&args),
+            (ffi::op::DIV, [x, y]) => build::real_div(x, y),
+            (ffi::op::IDIV, [x, y]) => build::int_div(x, y),
+            (ffi::op::MOD, [x, y]) => build::modulo(x, y),
             // Z3: (rem x y) = (ite (>= y 0) (mod x y) (- (mod x y)))
-            (ffi::OP_REM, [x, y]) => {
+            (ffi::op::REM, [x, y]) => {
                 let m = build::modulo(x, y);
                 build::ite(&build::ge(y, &build::int(0)), &m, &build::neg(&m))
             }
-            (ffi::OP_TO_REAL, [x]) => build::to_real(x),
-            (ffi::OP_TO_INT, [x]) => build::to_int(x),
-            (ffi::OP_IS_INT, [x]) => build::eq(&build::to_real(&build::to_int(x)), x),
+            (ffi::op::TO_REAL, [x]) => build::to_real(x),
+            (ffi::op::TO_INT, [x]) => build::to_int(x),
+            (ffi::op::IS_INT, [x]) => build::eq(&build::to_real(&build::to_int(x)), x),
             // x^n for a literal 1 <= n <= 64 is a product (Z3's simplifier writes x*x as x^2)
-            (ffi::OP_POWER, [x, n]) => match n.as_rational() {
+            (ffi::op::POWER, [x, n]) => match n.as_rational() {
                 Some(r) if r.is_integer() => match r.to_integer().to_usize() {
                     Some(k @ 1..=64) => build::mul(&vec![x.clone(); k]),
                     _ => return Err(bad(cx)),
                 },
                 _ => return Err(bad(cx)),
             },
-            (ffi::OP_SELECT, [x, y]) => build::select(x, y),
-            (ffi::OP_STORE, [x, y, z]) => build::store(x, y, z),
-            (ffi::OP_CONST_ARRAY, [v]) => {
+            (ffi::op::SELECT, [x, y]) => build::select(x, y),
+            (ffi::op::STORE, [x, y, z]) => build::store(x, y, z),
+            (ffi::op::CONST_ARRAY, [v]) => {
                 // SAFETY: live AST.
                 let s = cx.sort_back(cx.check_ptr(unsafe { ffi::Z3_get_sort(c, a) }, "sort")?, 0)?;
                 build::const_array(&s, v)
@@ -976,9 +1002,9 @@ impl Back {
     }
 
     /// An uninterpreted constant or function known to the context.
-    fn symbol_app(&mut self, cx: &Z3Ctx, decl: ffi::Decl, args: &[Term]) -> Res<Term> {
+    fn symbol_app(&mut self, cx: &Z3Ctx, decl: ffi::Z3_func_decl, args: &[Term]) -> Res<Term> {
         // SAFETY: live declaration.
-        let name = cx.symbol_name(unsafe { ffi::Z3_get_decl_name(cx.c(), decl) });
+        let name = cx.symbol_name(cx.check_ptr(unsafe { ffi::Z3_get_decl_name(cx.c(), decl) }, "decl name")?);
         match cx.names.get(&name) {
             Some(Owner::Var(v)) if args.is_empty() => Ok(v.clone()),
             Some(Owner::Func(fd)) if fd.domain.len() == args.len() => Ok(build::apply(fd, args)),
@@ -987,18 +1013,18 @@ impl Back {
     }
 
     /// A model's `(_ as-array f)` as a chain of stores over a constant array.
-    fn as_array(&mut self, cx: &mut Z3Ctx, a: ffi::Ast, depth: usize) -> Res<Term> {
+    fn as_array(&mut self, cx: &mut Z3Ctx, a: ffi::Z3_ast, depth: usize) -> Res<Term> {
         let model = self.model.clone().ok_or_else(|| unsupported("as-array outside a model"))?;
         let c = cx.c();
         // SAFETY: live AST, model and interpretation objects of this context.
         unsafe {
             let sort = cx.sort_back(cx.check_ptr(ffi::Z3_get_sort(c, a), "sort")?, 0)?;
             let f = cx.check_ptr(ffi::Z3_get_as_array_func_decl(c, a), "as-array decl")?;
-            let interp = cx.own(ffi::Z3_model_get_func_interp(c, model.p, f), RefKind::Interp, "func interp")?;
+            let interp = cx.own(ffi::Z3_model_get_func_interp(c, model.p, f), "func interp")?;
             let els = cx.check_ptr(ffi::Z3_func_interp_get_else(c, interp.p), "else value")?;
             let mut arr = build::const_array(&sort, &self.go(cx, els, &mut HashMap::new(), depth + 1)?);
             for i in 0..ffi::Z3_func_interp_get_num_entries(c, interp.p) {
-                let e = cx.own(ffi::Z3_func_interp_get_entry(c, interp.p, i), RefKind::Entry, "entry")?;
+                let e = cx.own(ffi::Z3_func_interp_get_entry(c, interp.p, i), "entry")?;
                 if ffi::Z3_func_entry_get_num_args(c, e.p) != 1 {
                     return Err(unsupported("multi-dimensional array value"));
                 }
@@ -1057,9 +1083,9 @@ pub fn round_trip(t: &Term) -> Result<Term, SolverError> {
 /// The parts of a solver that exist once Z3 gave us a context.
 struct Inner {
     cx: Z3Ctx,
-    solver: Owned,
+    solver: Owned<ffi::Z3_solver>,
     /// AST id of a tracking constant -> (the constant, the user's name).
-    trackers: HashMap<c_uint, (Owned, String)>,
+    trackers: HashMap<c_uint, (Owned<ffi::Z3_ast>, String)>,
 }
 
 /// An incremental Z3 solver with its own Z3 context.
@@ -1088,7 +1114,7 @@ impl Z3Solver {
     pub fn new() -> Z3Solver {
         let inner = Z3Ctx::new().and_then(|cx| {
             // SAFETY: live context.
-            let s = cx.own(unsafe { ffi::Z3_mk_solver(cx.c()) }, RefKind::Solver, "solver")?;
+            let s = cx.own(unsafe { ffi::Z3_mk_solver(cx.c()) }, "solver")?;
             Ok(Inner { cx, solver: s, trackers: HashMap::new() })
         });
         Z3Solver {
@@ -1193,17 +1219,18 @@ impl Solver for Z3Solver {
         let inner = self.inner()?;
         let c = inner.cx.c();
         // SAFETY: live solver after a sat check.
-        let model = inner.cx.own(unsafe { ffi::Z3_solver_get_model(c, inner.solver.p) }, RefKind::Model, "model")?;
+        let model = inner.cx.own(unsafe { ffi::Z3_solver_get_model(c, inner.solver.p) }, "model")?;
         let mut out = Model::default();
         for t in terms {
             if has_uninterpreted(&t.sort) {
                 continue;
             }
             let Ok(a) = inner.cx.encode(t) else { continue };
-            let mut v: ffi::Ast = std::ptr::null_mut();
-            // SAFETY: live model and AST; `v` is an out-parameter.
-            let ok = unsafe { ffi::Z3_model_eval(c, model.p, a.p, true, &mut v) };
-            if !ok || v.is_null() {
+            let mut v: Option<ffi::Z3_ast> = None;
+            // SAFETY: live model and AST; `v` is an out-parameter (`Option<Z3_ast>` has the
+            // layout of a nullable pointer, so Z3 may store null in it too).
+            let ok = unsafe { ffi::Z3_model_eval(c, model.p, a.p, true, (&raw mut v).cast::<ffi::Z3_ast>()) };
+            if !ok || v.is_none() {
                 continue;
             }
             let Ok(v) = inner.cx.ast(v, "model value") else { continue };
@@ -1221,7 +1248,7 @@ impl Solver for Z3Solver {
         let inner = self.inner()?;
         let c = inner.cx.c();
         // SAFETY: live solver after an unsat check.
-        let core = inner.cx.own(unsafe { ffi::Z3_solver_get_unsat_core(c, inner.solver.p) }, RefKind::Vector, "core")?;
+        let core = inner.cx.own(unsafe { ffi::Z3_solver_get_unsat_core(c, inner.solver.p) }, "core")?;
         let mut names = Vec::new();
         // SAFETY: live vector; indices in range.
         for i in 0..unsafe { ffi::Z3_ast_vector_size(c, core.p) } {
@@ -1343,6 +1370,71 @@ mod tests {
         let start = Instant::now();
         assert!(matches!(s.check(), SatResult::Unknown(_)));
         assert!(start.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn decl_kind_numbers_match_the_linked_libz3() {
+        // `ffi::op` takes its numbers from z3-sys' `DeclKind` (Z3 5.3 numbering); each must be
+        // what the linked libz3 reports for an application of that kind. (OP_IFF and OP_OEQ
+        // cannot be built through the API; they sit in the basic range with OP_EQ..OP_IMPLIES.)
+        use ffi::op;
+        let mut cx = Z3Ctx::new().unwrap();
+        let c = cx.c();
+        let (si, sr, sb) = (cx.sort(&Sort::Int).unwrap(), cx.sort(&Sort::Real).unwrap(), cx.sort(&Sort::Bool).unwrap());
+        let sa = cx.sort(&Sort::array(Sort::Int, Sort::Int)).unwrap();
+        let f = cx.func_decl(&Arc::new(FuncDecl { name: Arc::from("f"), domain: vec![Sort::Int], range: Sort::Int })).unwrap();
+        let konst = |cx: &Z3Ctx, name: &str, s: &Owned<ffi::Z3_sort>| {
+            // SAFETY: live sort.
+            cx.ast(unsafe { ffi::Z3_mk_const(c, cx.symbol(name).unwrap(), s.p) }, name).unwrap()
+        };
+        let (x, y, r, p, q, a) =
+            (konst(&cx, "x", &si), konst(&cx, "y", &si), konst(&cx, "r", &sr), konst(&cx, "p", &sb), konst(&cx, "q", &sb), konst(&cx, "a", &sa));
+        let kind = |t: Option<ffi::Z3_ast>| {
+            let t = cx.ast(t, "term").unwrap();
+            // SAFETY: `t` is a live application.
+            unsafe { ffi::get_decl_kind(c, ffi::Z3_get_app_decl(c, ffi::Z3_to_app(c, t.p).unwrap()).unwrap()) }
+        };
+        let (xy, pq) = ([x.p, y.p], [p.p, q.p]);
+        // SAFETY: all arguments are live ASTs of `cx`; each result is owned by `kind` at once.
+        let cases = unsafe {
+            [
+                (op::TRUE, kind(ffi::Z3_mk_true(c))),
+                (op::FALSE, kind(ffi::Z3_mk_false(c))),
+                (op::EQ, kind(ffi::Z3_mk_eq(c, x.p, y.p))),
+                (op::DISTINCT, kind(ffi::Z3_mk_distinct(c, 2, xy.as_ptr()))),
+                (op::ITE, kind(ffi::Z3_mk_ite(c, p.p, x.p, y.p))),
+                (op::AND, kind(ffi::Z3_mk_and(c, 2, pq.as_ptr()))),
+                (op::OR, kind(ffi::Z3_mk_or(c, 2, pq.as_ptr()))),
+                (op::XOR, kind(ffi::Z3_mk_xor(c, p.p, q.p))),
+                (op::NOT, kind(ffi::Z3_mk_not(c, p.p))),
+                (op::IMPLIES, kind(ffi::Z3_mk_implies(c, p.p, q.p))),
+                (op::LE, kind(ffi::Z3_mk_le(c, x.p, y.p))),
+                (op::GE, kind(ffi::Z3_mk_ge(c, x.p, y.p))),
+                (op::LT, kind(ffi::Z3_mk_lt(c, x.p, y.p))),
+                (op::GT, kind(ffi::Z3_mk_gt(c, x.p, y.p))),
+                (op::ADD, kind(ffi::Z3_mk_add(c, 2, xy.as_ptr()))),
+                (op::SUB, kind(ffi::Z3_mk_sub(c, 2, xy.as_ptr()))),
+                (op::UMINUS, kind(ffi::Z3_mk_unary_minus(c, x.p))),
+                (op::MUL, kind(ffi::Z3_mk_mul(c, 2, xy.as_ptr()))),
+                (op::DIV, kind(ffi::Z3_mk_div(c, r.p, r.p))),
+                (op::IDIV, kind(ffi::Z3_mk_div(c, x.p, y.p))),
+                (op::REM, kind(ffi::Z3_mk_rem(c, x.p, y.p))),
+                (op::MOD, kind(ffi::Z3_mk_mod(c, x.p, y.p))),
+                (op::TO_REAL, kind(ffi::Z3_mk_int2real(c, x.p))),
+                (op::TO_INT, kind(ffi::Z3_mk_real2int(c, r.p))),
+                (op::IS_INT, kind(ffi::Z3_mk_is_int(c, r.p))),
+                (op::POWER, kind(ffi::Z3_mk_power(c, x.p, y.p))),
+                (op::STORE, kind(ffi::Z3_mk_store(c, a.p, x.p, y.p))),
+                (op::SELECT, kind(ffi::Z3_mk_select(c, a.p, x.p))),
+                (op::CONST_ARRAY, kind(ffi::Z3_mk_const_array(c, si.p, x.p))),
+                (op::AS_ARRAY, kind(ffi::Z3_mk_as_array(c, f.p))),
+                (op::UNINTERPRETED_4_8_12, kind(Some(x.p))),
+            ]
+        };
+        for (i, (expected, actual)) in cases.into_iter().enumerate() {
+            assert_eq!(expected, actual, "case {i}");
+        }
+        assert_eq!(cx.uninterpreted, op::UNINTERPRETED_4_8_12);
     }
 
     fn sample_formulas() -> Vec<Term> {

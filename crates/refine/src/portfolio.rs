@@ -1,0 +1,98 @@
+//! The portfolio of "Craig vs. Newton": try sources in a fixed order, stop at the first
+//! *perfect* sequence (inductive for the trace's path program, so it also holds loop
+//! invariants of that program), otherwise keep every sequence found.
+
+use crate::hoare::{HoareChecker, Validity};
+use crate::newton::{newton_sp, NewtonOptions};
+use crate::{farkas, RefineError, Sequence, Source};
+use ir::TransFormula;
+use smt::build::and;
+use smt::{Solver, Term};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The order in which the portfolio tries sources.
+pub const ORDER: [Source; 3] = [Source::Craig, Source::NewtonItSpLv, Source::NewtonSpLv];
+
+/// Where a trace runs: `letters[i]` is the id of step `i` (stable across traces, so the Hoare
+/// cache can be shared) and `locs[i]`, `locs[i + 1]` the locations it connects.
+pub struct PathProgram<'a> {
+    pub letters: &'a [usize],
+    pub locs: &'a [usize],
+}
+
+/// The portfolio's sequences and which of them is perfect.
+pub struct PortfolioResult {
+    pub sequences: Vec<Sequence>,
+    /// How many sequences the portfolio computed (perfect or not).
+    pub computed: usize,
+    pub perfect: usize,
+}
+
+/// One sequence from a single source (Craig without fallback).
+fn sequence_from(
+    source: Source,
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+) -> Result<Sequence, RefineError> {
+    let preds = match source {
+        Source::Craig => farkas::farkas_sequence(trace, core, solver)?,
+        Source::NewtonItSpLv => newton_sp(trace, core, NewtonOptions { it: true, lv: true }, solver)?.preds,
+        Source::NewtonSpLv => newton_sp(trace, core, NewtonOptions { it: false, lv: true }, solver)?.preds,
+        Source::NewtonItSp => newton_sp(trace, core, NewtonOptions { it: true, lv: false }, solver)?.preds,
+        Source::NewtonSp | Source::Portfolio => newton_sp(trace, core, NewtonOptions { it: false, lv: false }, solver)?.preds,
+    };
+    Ok(Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source })
+}
+
+/// Whether the sequence is inductive for the path program: with `P(L)` the conjunction of the
+/// assertions at the positions of location `L`, every path edge `(L, st, L')` has a valid
+/// `{P(L)} st {P(L')}`. Undecided triples count as not valid.
+pub fn is_perfect(preds: &[Term], trace: &[TransFormula], path: &PathProgram, hoare: &mut HoareChecker) -> bool {
+    let mut at: BTreeMap<usize, Vec<Term>> = BTreeMap::new();
+    for (i, p) in preds.iter().enumerate() {
+        at.entry(path.locs[i]).or_default().push(p.clone());
+    }
+    let at: BTreeMap<usize, Term> = at.into_iter().map(|(l, ps)| (l, and(&ps))).collect();
+    let mut edges = BTreeSet::new();
+    for (i, tf) in trace.iter().enumerate() {
+        if edges.insert((path.locs[i], path.letters[i], path.locs[i + 1])) {
+            let (pre, post) = (&at[&path.locs[i]], &at[&path.locs[i + 1]]);
+            if hoare.check(pre, path.letters[i], tf, post) != Validity::Valid {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Runs the portfolio on an infeasible trace.
+pub fn portfolio(
+    trace: &[TransFormula],
+    path: &PathProgram,
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+    hoare: &mut HoareChecker,
+) -> Result<PortfolioResult, RefineError> {
+    let mut result = PortfolioResult { sequences: vec![], computed: 0, perfect: 0 };
+    let mut last_error = None;
+    for source in ORDER {
+        match sequence_from(source, trace, core, solver) {
+            Ok(seq) => {
+                result.computed += 1;
+                if is_perfect(&seq.preds, trace, path, hoare) {
+                    result.perfect += 1;
+                    result.sequences = vec![seq];
+                    return Ok(result);
+                }
+                result.sequences.push(seq);
+            }
+            Err(RefineError::NotApplicable(why)) => tracing::debug!("{source} not applicable: {why}"),
+            Err(e) => last_error = Some(e),
+        }
+    }
+    match (result.sequences.is_empty(), last_error) {
+        (true, Some(e)) => Err(e),
+        _ => Ok(result),
+    }
+}
