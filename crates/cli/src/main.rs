@@ -26,8 +26,8 @@ struct Cli {
     #[arg(long, value_name = "SECS", default_value_t = 900.0)]
     timeout: f64,
 
-    /// Source of assertion sequences for infeasible traces: it-sp-lv, craig, sp, it-sp, sp-lv.
-    #[arg(long, value_name = "NAME", default_value = "it-sp-lv")]
+    /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, sp, it-sp, sp-lv.
+    #[arg(long, value_name = "NAME", default_value = "portfolio")]
     refinement: Source,
 
     /// Print statistics (iterations, trace checks, Hoare-triple checks, time per phase).
@@ -111,10 +111,54 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         large_blocks: !cli.no_large_blocks,
         query_timeout: timeout.min(Duration::from_secs(20)),
     };
-    let outcome = engines::verify(&program, &config);
-    print!("{}", report::render(&outcome, cli.stats || cli.json_stats));
-    if cli.json_stats {
-        println!("{}", report::stats_json(&outcome.stats));
+    let guard = HardDeadline::arm(start + timeout + GRACE);
+    // Z3 and the term algorithms recurse over formulas: give them a deep stack.
+    let worker = std::thread::Builder::new().stack_size(ENGINE_STACK).spawn(move || engines::verify(&program, &config));
+    let outcome = match worker.map(|w| w.join()) {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(_)) => anyhow::bail!("the verification engine crashed"),
+        Err(e) => anyhow::bail!("cannot start the verification engine: {e}"),
+    };
+    if guard.disarm() {
+        print!("{}", report::render(&outcome, cli.stats || cli.json_stats));
+        if cli.json_stats {
+            println!("{}", report::stats_json(&outcome.stats));
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Stack size of the engine thread.
+const ENGINE_STACK: usize = 1 << 30;
+
+/// How long past `--timeout` a run may take before it is cut off.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// Ends the process with UNKNOWN if the engine has not answered by the deadline (a solver call
+/// or quantifier elimination may not return in time); exactly one of it and the engine prints.
+struct HardDeadline {
+    done: std::sync::Arc<std::sync::Mutex<bool>>,
+}
+
+impl HardDeadline {
+    fn arm(deadline: Instant) -> HardDeadline {
+        let done = std::sync::Arc::new(std::sync::Mutex::new(false));
+        let theirs = done.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            let mut finished = theirs.lock().unwrap_or_else(|e| e.into_inner());
+            if !*finished {
+                *finished = true;
+                println!("UNKNOWN\nreason: timeout (the engine did not stop in time)");
+                std::process::exit(0);
+            }
+        });
+        HardDeadline { done }
+    }
+
+    /// Claims the right to print the result; false if the deadline already fired.
+    fn disarm(&self) -> bool {
+        let mut finished = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        !std::mem::replace(&mut *finished, true)
+    }
 }

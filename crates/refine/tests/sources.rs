@@ -257,7 +257,7 @@ fn every_source_is_inductive_on_infeasible_traces() {
             assert!(seq.preds[0].is_true(), "{name}/{src}");
             assert!(seq.preds[trace.len()].is_false(), "{name}/{src}");
             assert!(is_inductive(&seq.preds, &trace, &mut s), "{name}/{src}: {:?}", seq.preds);
-            if src == Source::Craig {
+            if src == Source::Craig || src == Source::Portfolio {
                 let expected = if farkas_applies { Source::Craig } else { Source::NewtonItSpLv };
                 assert_eq!(seq.source_used, expected, "{name}");
             } else {
@@ -398,4 +398,53 @@ fn farkas_ignores_non_linear_steps_outside_the_core() {
     assert_eq!(seq.source_used, Source::Craig);
     assert!(is_inductive(&seq.preds, &trace, &mut s));
     assert!(valid(&eq(&seq.preds[2], &ge(&x, &int(1))), &mut s), "I_2 = {}", seq.preds[2]);
+}
+
+/// `x := 0; (assume x < 10; x := x + 1)²; assume x >= 10; assume x != 10`: the disequality is
+/// split into two strict cases and integer rows are tightened, so Farkas applies; the combined
+/// sequence is inductive and is not the fallback.
+#[test]
+fn farkas_splits_disequalities_and_tightens_integer_rows() {
+    let x = iv("x");
+    let trace = vec![
+        assign(&x, int(0)),
+        assume(lt(&x, &int(10))),
+        assign(&x, add(&[x.clone(), int(1)])),
+        assume(lt(&x, &int(10))),
+        assign(&x, add(&[x.clone(), int(1)])),
+        assume(ge(&x, &int(10))),
+        assume(not(&eq(&x, &int(10)))),
+    ];
+    let mut s = solver();
+    let core = infeasible_core(&trace, &mut s);
+    let preds = farkas_sequence(&trace, &core, &mut s).expect("Farkas applies after splitting");
+    assert!(is_inductive(&preds, &trace, &mut s));
+    let seq = assertion_sequence(Source::Craig, &trace, &core, &mut s).expect("sequence");
+    assert_eq!(seq.source_used, Source::Craig);
+}
+
+/// The portfolio stops at the first perfect sequence: for a counting loop Craig's
+/// `x <= 10`-style assertions are inductive on the path program.
+#[test]
+fn portfolio_stops_at_a_perfect_sequence() {
+    use refine::portfolio::{is_perfect, portfolio, PathProgram};
+    let x = iv("x");
+    let init = assign(&x, int(0));
+    let guard = assume(lt(&x, &int(10)));
+    let inc = assign(&x, add(&[x.clone(), int(1)]));
+    let exit = assume(ge(&x, &int(10)));
+    let err = assume(lt(&int(10), &x));
+    // locations: 0 -init-> 1 (loop head) -guard-> 2 -inc-> 1 ... -exit-> 3 -err-> 4
+    let trace = vec![init, guard.clone(), inc.clone(), guard, inc, exit, err];
+    let letters = [0, 1, 2, 1, 2, 3, 4];
+    let locs = [0, 1, 2, 1, 2, 1, 3, 4];
+    let path = PathProgram { letters: &letters, locs: &locs };
+    let mut s = solver();
+    let core = infeasible_core(&trace, &mut s);
+    let mut hoare = HoareChecker::new(Box::new(solver()));
+    let result = portfolio(&trace, &path, &core, &mut s, &mut hoare).expect("portfolio");
+    assert_eq!((result.computed, result.perfect, result.sequences.len()), (1, 1, 1));
+    assert_eq!(result.sequences[0].source_used, Source::Craig);
+    assert!(is_perfect(&result.sequences[0].preds, &trace, &path, &mut hoare));
+    assert!(is_inductive(&result.sequences[0].preds, &trace, &mut s));
 }
