@@ -123,11 +123,6 @@ impl TransFormula {
                 }
             }
         }
-        for x in a.out_vars.keys() {
-            if !out_vars.contains_key(x) {
-                out_vars.insert(x.clone(), a.out_vars[x].clone());
-            }
-        }
         TransFormula { formula: and(&[a.formula, b_formula]), in_vars, out_vars, aux_vars: aux }
     }
 

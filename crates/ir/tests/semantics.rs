@@ -1,0 +1,145 @@
+//! Transition formulas, large-block encoding and entry preparation, checked semantically.
+
+use ir::{Call, Cfg, Edge, Label, Procedure, Program, Stmt, TransFormula, Violation, ViolationKind};
+use smt::build::*;
+use smt::simplify::is_valid;
+use smt::subst::substitute;
+use smt::{Sort, Term};
+use std::collections::HashMap;
+
+fn x() -> Term {
+    Term::var("x", Sort::Int)
+}
+fn y() -> Term {
+    Term::var("y", Sort::Int)
+}
+
+/// The relation of a transition formula with in-instances renamed to `pre` and out-instances
+/// to `post` (unchanged variables get `post = pre`).
+fn relation(tf: &TransFormula, vars: &[Term], pre: &[Term], post: &[Term]) -> Term {
+    let mut map = HashMap::new();
+    let mut frame = vec![];
+    for (i, v) in vars.iter().enumerate() {
+        if let Some(t) = tf.in_vars.get(v) {
+            map.insert(t.clone(), pre[i].clone());
+        }
+        match tf.out_vars.get(v) {
+            Some(t) if tf.in_vars.get(v) != Some(t) => {
+                map.insert(t.clone(), post[i].clone());
+            }
+            _ => frame.push(eq(&post[i], &pre[i])),
+        }
+    }
+    let body = and(&[substitute(&tf.formula, &map), and(&frame)]);
+    exists(&tf.aux_vars.iter().cloned().collect::<Vec<_>>(), &body)
+}
+
+fn equivalent(a: &Term, b: &Term) -> bool {
+    is_valid(&and(&[implies(a, b), implies(b, a)]), 5000) == Some(true)
+}
+
+#[test]
+fn sequential_composition_is_relational_product() {
+    let s = Stmt::Seq(vec![
+        Stmt::Assign(vec![(x(), add(&[x(), int(1)]))]),
+        Stmt::Assign(vec![(y(), mul(&[int(2), x()]))]),
+        Stmt::Havoc(vec![x()]),
+        Stmt::Assume(lt(&x(), &y())),
+    ]);
+    let tf = s.trans_formula();
+    let (x0, y0, x1, y1) = (Term::var("x0", Sort::Int), Term::var("y0", Sort::Int), Term::var("x1", Sort::Int), Term::var("y1", Sort::Int));
+    let rel = relation(&tf, &[x(), y()], &[x0.clone(), y0.clone()], &[x1.clone(), y1.clone()]);
+    let expected = and(&[eq(&y1, &mul(&[int(2), add(&[x0, int(1)])])), lt(&x1, &y1)]);
+    assert!(equivalent(&rel, &expected), "{rel}");
+}
+
+#[test]
+fn choice_keeps_untouched_variables_in_each_branch() {
+    let s = Stmt::Choice(vec![Stmt::Assign(vec![(x(), int(5))]), Stmt::Assume(gt(&y(), &int(0)))]);
+    let tf = s.trans_formula();
+    let (x0, y0, x1, y1) = (Term::var("x0", Sort::Int), Term::var("y0", Sort::Int), Term::var("x1", Sort::Int), Term::var("y1", Sort::Int));
+    let rel = relation(&tf, &[x(), y()], &[x0.clone(), y0.clone()], &[x1.clone(), y1.clone()]);
+    let expected = or(&[
+        and(&[eq(&x1, &int(5)), eq(&y1, &y0)]),
+        and(&[gt(&y0, &int(0)), eq(&x1, &x0), eq(&y1, &y0)]),
+    ]);
+    assert!(equivalent(&rel, &expected), "{rel}");
+}
+
+/// entry -a-> 1 -b-> 2 (loop head) -c-> 2, 2 -d-> exit, plus a diamond 1 -e-> 3 -f-> 2.
+fn sample_cfg() -> Cfg {
+    let mut cfg = Cfg::default();
+    let l: Vec<usize> = (0..5).map(|i| cfg.add_loc(format!("L{i}"), None)).collect();
+    cfg.entry = l[0];
+    cfg.exit = l[4];
+    let st = |t: Term| Stmt::Assume(t);
+    cfg.add_stmt(l[0], l[1], st(gt(&x(), &int(0))), None);
+    cfg.add_stmt(l[1], l[2], Stmt::Assign(vec![(y(), int(1))]), None);
+    cfg.add_stmt(l[1], l[3], Stmt::Assign(vec![(y(), int(2))]), None);
+    cfg.add_stmt(l[3], l[2], st(tt()), None);
+    cfg.add_stmt(l[2], l[2], Stmt::Assign(vec![(x(), sub(&x(), &int(1)))]), None);
+    cfg.add_stmt(l[2], l[4], st(le(&x(), &int(0))), None);
+    cfg
+}
+
+#[test]
+fn large_blocks_keep_entry_exit_and_loop_heads_only() {
+    let lbe = ir::large_block_encoding(&sample_cfg());
+    assert_eq!(lbe.locs.len(), 3, "{:?}", lbe.locs);
+    assert_eq!(lbe.edges.len(), 3);
+    let into_head = lbe.edges.iter().find(|e| e.src == lbe.entry).expect("entry edge");
+    assert!(matches!(&into_head.label, Label::Stmt(Stmt::Choice(b)) if b.len() == 2), "{:?}", into_head.label);
+}
+
+fn proc_with(name: &str, params: Vec<Term>, rets: Vec<Term>, body: Option<Cfg>) -> Procedure {
+    Procedure {
+        name: name.into(),
+        params,
+        rets,
+        locals: vec![],
+        modifies: vec![],
+        requires: vec![],
+        ensures: vec![],
+        body,
+        pos: None,
+    }
+}
+
+/// `main` calls `f` (recursive); `f`'s body calls itself. Inlining expands `main`'s call once,
+/// and the recursive call inside is replaced by the contract, marked as an over-approximation.
+#[test]
+fn recursive_calls_become_marked_contracts() {
+    let a = Term::var("a", Sort::Int);
+    let r = Term::var("r", Sort::Int);
+    let mut f = Cfg::default();
+    f.entry = f.add_loc("f0", None);
+    f.exit = f.add_loc("f1", None);
+    f.add_edge(Edge {
+        src: f.entry,
+        dst: f.exit,
+        label: Label::Call(Call { callee: "f".into(), args: vec![a.clone()], rets: vec![r.clone()] }),
+        pos: None,
+        overapprox: None,
+    });
+    let mut main = Cfg::default();
+    main.entry = main.add_loc("m0", None);
+    main.exit = main.add_loc("m1", None);
+    let err = main.add_error_loc(Violation { kind: ViolationKind::Assert, pos: None });
+    main.add_edge(Edge {
+        src: main.entry,
+        dst: main.exit,
+        label: Label::Call(Call { callee: "f".into(), args: vec![int(1)], rets: vec![x()] }),
+        pos: None,
+        overapprox: None,
+    });
+    main.add_stmt(main.exit, err, Stmt::Assume(tt()), None);
+    let mut program = Program::default();
+    program.procedures.insert("f".into(), proc_with("f", vec![a], vec![r], Some(f)));
+    program.procedures.insert("main".into(), proc_with("main", vec![], vec![], Some(main)));
+    let cfg = ir::prepare(&program, "main").expect("prepared");
+    assert!(cfg.edges.iter().all(|e| matches!(e.label, Label::Stmt(_))));
+    let marked: Vec<&Edge> = cfg.edges.iter().filter(|e| e.overapprox.is_some()).collect();
+    assert_eq!(marked.len(), 1);
+    assert_eq!(marked[0].overapprox.as_deref(), Some("contract of recursive procedure f"));
+    assert_eq!(cfg.error_locs().len(), 1);
+}
