@@ -1,7 +1,7 @@
 //! Translation of procedure bodies (statements) into control-flow graphs.
 
 use crate::ast::{Ident, Stmt as AStmt, StmtKind};
-use crate::builder::Builder;
+use ir::builder::Builder;
 use crate::error::{Pos, Result};
 use crate::expr::{Local, OldMode, Resolved, Scope};
 use crate::translate::{NameAlloc, Translator};

@@ -4,7 +4,6 @@
 
 mod ast;
 mod body;
-mod builder;
 mod error;
 mod expr;
 mod lexer;

@@ -31,6 +31,20 @@ pub enum ViolationKind {
     Requires,
     /// A postcondition at procedure exit.
     Ensures,
+    /// A call of an error function (`reach_error`, `__VERIFIER_error`) in a C program.
+    ErrorCall,
+    /// A signed integer overflow (undefined behaviour in C).
+    Overflow,
+    /// An integer division or remainder by zero.
+    DivByZero,
+    /// An access outside of an object (or to an invalid one) in a C program.
+    ValidDeref,
+    /// A `free` of a pointer that is not the start of a live heap object.
+    ValidFree,
+    /// Allocated memory that is no longer tracked at program end (a leak).
+    ValidMemtrack,
+    /// Allocated memory that is not freed at program end.
+    ValidMemcleanup,
 }
 
 impl ViolationKind {
@@ -40,6 +54,13 @@ impl ViolationKind {
             ViolationKind::Assert | ViolationKind::LoopInvariant | ViolationKind::Requires | ViolationKind::Ensures => {
                 "unreach-call"
             }
+            ViolationKind::ErrorCall => "unreach-call",
+            ViolationKind::Overflow => "no-overflow",
+            ViolationKind::DivByZero => "div-by-zero",
+            ViolationKind::ValidDeref => "valid-deref",
+            ViolationKind::ValidFree => "valid-free",
+            ViolationKind::ValidMemtrack => "valid-memtrack",
+            ViolationKind::ValidMemcleanup => "valid-memcleanup",
         }
     }
 
@@ -50,6 +71,13 @@ impl ViolationKind {
             ViolationKind::LoopInvariant => "loop invariant may not hold",
             ViolationKind::Requires => "precondition of call may not hold",
             ViolationKind::Ensures => "postcondition may not hold",
+            ViolationKind::ErrorCall => "error function may be called",
+            ViolationKind::Overflow => "signed integer overflow may occur",
+            ViolationKind::DivByZero => "division by zero may occur",
+            ViolationKind::ValidDeref => "memory access may be out of bounds or invalid",
+            ViolationKind::ValidFree => "free of an invalid pointer may occur",
+            ViolationKind::ValidMemtrack => "allocated memory may be lost (memory leak)",
+            ViolationKind::ValidMemcleanup => "allocated memory may not be freed at program end",
         }
     }
 }

@@ -2,6 +2,7 @@
 //! carry statements with transition formulas, error locations tagged with the violated property,
 //! and the passes that prepare a program for an engine.
 
+pub mod builder;
 pub mod cfg;
 pub mod print;
 pub mod stmt;

@@ -2,7 +2,7 @@
 //! has no outgoing edges to another location merges the two (union-find) instead of adding
 //! a skip edge, so the finished CFG has no useless edges.
 
-use ir::{Cfg, Label, SourcePos, Stmt, Violation};
+use crate::{Cfg, Label, SourcePos, Stmt, Violation};
 use std::collections::{HashMap, HashSet};
 
 /// A location under construction.
@@ -22,7 +22,7 @@ struct BEdge {
 }
 
 /// A CFG under construction.
-pub(crate) struct Builder {
+pub struct Builder {
     locs: Vec<BLoc>,
     parent: Vec<usize>,
     edges: Vec<BEdge>,
@@ -64,6 +64,11 @@ impl Builder {
             x.error = Some(v);
         }
         l
+    }
+
+    /// The number of edges added so far.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
     }
 
     /// Adds an edge.
@@ -181,7 +186,7 @@ impl Builder {
         for e in edges {
             if let (Some(&s), Some(&d)) = (new_id.get(&e.src), new_id.get(&e.dst)) {
                 if reach.contains(&e.src) {
-                    cfg.add_edge(ir::Edge { src: s, dst: d, label: e.label, pos: e.pos, overapprox: e.overapprox });
+                    cfg.add_edge(crate::Edge { src: s, dst: d, label: e.label, pos: e.pos, overapprox: e.overapprox });
                 }
             }
         }
