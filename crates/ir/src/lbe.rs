@@ -19,7 +19,7 @@ pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
     }
     let keep = |l: LocId| l == cfg.entry || l == cfg.exit || cfg.locs[l].error.is_some();
     loop {
-        let mut changed = std::env::var("NOPAR").is_err() && merge_parallel(&mut g);
+        let mut changed = merge_parallel(&mut g);
         for l in 0..cfg.locs.len() {
             if keep(l) {
                 continue;
