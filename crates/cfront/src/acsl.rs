@@ -1,0 +1,263 @@
+//! ACSL annotations in comments. `cpp` drops comments, so before preprocessing every ACSL
+//! comment (`//@ …` or `/*@ … */`) of the main file is replaced, in place and with the same
+//! number of lines, by C text: `//@ assert e;` becomes `__tracery_acsl_assert(e');` where `e'` is
+//! `e` with ACSL's logical connectives rewritten into C. Every other kind of annotation (contracts,
+//! loop invariants, ghost code) is reported as unsupported: ignoring it could hide a violation.
+
+/// The name of the intrinsic an ACSL `assert` becomes.
+pub const ACSL_ASSERT: &str = "__tracery_acsl_assert";
+
+/// An ACSL annotation that cannot be translated, with its 1-based line and column.
+#[derive(Debug, Clone)]
+pub struct AcslError {
+    /// 1-based line of the annotation.
+    pub line: u32,
+    /// 1-based column of the annotation.
+    pub col: u32,
+    /// What is not supported.
+    pub message: String,
+}
+
+/// Replaces the ACSL comments of `src` by C text (see the module documentation).
+pub fn rewrite(src: &str) -> Result<String, AcslError> {
+    let b = src.as_bytes();
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    let mut last = 0;
+    let (mut line, mut line_start) = (1u32, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+                i += 1;
+            }
+            b'"' | b'\'' => {
+                let q = b[i];
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                let end = src[i..].find('\n').map_or(b.len(), |k| i + k);
+                if b.get(i + 2) == Some(&b'@') {
+                    let col = (i - line_start + 1) as u32;
+                    let text = annotation(&src[i + 3..end], line, col)?;
+                    out.push_str(&src[last..i]);
+                    out.push_str(&text);
+                    last = end;
+                }
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let end = src[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+                let body_end = end.saturating_sub(2).max(i + 2);
+                let newlines = src[i..end].matches('\n').count();
+                if b.get(i + 2) == Some(&b'@') {
+                    let col = (i - line_start + 1) as u32;
+                    let body: String = src[i + 3..body_end]
+                        .lines()
+                        .map(|l| {
+                            let t = l.trim_start();
+                            t.strip_prefix('@').unwrap_or(t).to_string()
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let text = annotation(&body, line, col)?;
+                    out.push_str(&src[last..i]);
+                    out.push_str(&text);
+                    out.push_str(&"\n".repeat(newlines));
+                    last = end;
+                }
+                for (k, c) in src[i..end].char_indices() {
+                    if c == '\n' {
+                        line += 1;
+                        line_start = i + k + 1;
+                    }
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&src[last.min(src.len())..]);
+    Ok(out)
+}
+
+/// The C text for one annotation body (the text after `//@` or between `/*@` and `*/`).
+fn annotation(body: &str, line: u32, col: u32) -> Result<String, AcslError> {
+    let err = |m: String| AcslError { line, col, message: m };
+    let mut out = String::new();
+    for part in split_top(body, ';') {
+        let p = part.trim();
+        if p.is_empty() {
+            continue;
+        }
+        let Some(e) = p.strip_prefix("assert").filter(|r| r.starts_with(|c: char| c.is_whitespace() || c == '(')) else {
+            let kw: String = p.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ' ').collect();
+            return Err(err(format!("ACSL annotation `{}`", kw.trim())));
+        };
+        let c = expr(e).map_err(err)?;
+        out.push_str(&format!("{ACSL_ASSERT}({c});"));
+    }
+    Ok(out)
+}
+
+/// Splits at occurrences of `sep` outside of brackets.
+fn split_top(s: &str, sep: char) -> Vec<&str> {
+    let mut parts = vec![];
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (k, c) in s.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                parts.push(&s[start..k]);
+                start = k + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts
+}
+
+/// Rewrites an ACSL term into C: `\true`, `\false`, `==>`, `<==>`.
+fn expr(s: &str) -> Result<String, String> {
+    // logical constants and unsupported built-ins
+    let mut t = String::new();
+    let mut chars = s.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        if c == '\\' {
+            let mut w = String::new();
+            while let Some(&(_, d)) = chars.peek() {
+                if d.is_alphanumeric() || d == '_' {
+                    w.push(d);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            match w.as_str() {
+                "true" => t.push_str(" 1 "),
+                "false" => t.push_str(" 0 "),
+                _ => return Err(format!("ACSL built-in `\\{w}`")),
+            }
+        } else {
+            t.push(c);
+        }
+    }
+    if t.contains("^^") {
+        return Err("ACSL operator `^^`".into());
+    }
+    connectives(&t)
+}
+
+/// Top-level positions of `pat` outside brackets.
+fn top_level(s: &str, pat: &str) -> Vec<usize> {
+    let b = s.as_bytes();
+    let mut out = vec![];
+    let mut depth = 0i32;
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth == 0 && s[k..].starts_with(pat) => {
+                out.push(k);
+                k += pat.len();
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out
+}
+
+fn connectives(s: &str) -> Result<String, String> {
+    let equiv = top_level(s, "<==>");
+    let imp: Vec<usize> = top_level(s, "==>").into_iter().filter(|&k| !equiv.iter().any(|&e| k == e + 1)).collect();
+    if (!equiv.is_empty() || !imp.is_empty()) && !top_level(s, "?").is_empty() {
+        return Err("ACSL `==>`/`<==>` mixed with `?:`".into());
+    }
+    if let Some(&e) = equiv.first() {
+        if equiv.len() > 1 {
+            return Err("chained ACSL `<==>`".into());
+        }
+        let a = connectives(&s[..e])?;
+        let b = connectives(&s[e + 4..])?;
+        return Ok(format!("((!!({a})) == (!!({b})))"));
+    }
+    if let Some(&i) = imp.first() {
+        let a = connectives(&s[..i])?;
+        let b = connectives(&s[i + 3..])?;
+        return Ok(format!("(!({a}) || ({b}))"));
+    }
+    // recurse into bracketed groups
+    let mut out = String::new();
+    let b = s.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        if b[k] == b'(' {
+            let mut depth = 0i32;
+            let mut j = k;
+            while j < b.len() {
+                match b[j] {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            let inner = &s[k + 1..j.min(s.len())];
+            out.push('(');
+            out.push_str(&connectives(inner)?);
+            out.push(')');
+            k = j + 1;
+        } else {
+            let c = s[k..].chars().next().unwrap_or(' ');
+            out.push(c);
+            k += c.len_utf8();
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewrites_assertions_in_place() {
+        let src = "int x;\n  //@ assert x == 0;\n/*@ assert \\true ==> x >= 0;\n */ int y;";
+        let r = rewrite(src).unwrap();
+        assert_eq!(r.lines().count(), src.lines().count());
+        assert!(r.contains("__tracery_acsl_assert( x == 0);"));
+        assert!(r.contains("(!(  1  ) || ( x >= 0))"));
+    }
+
+    #[test]
+    fn rejects_contracts() {
+        let e = rewrite("int x;\n//@ requires x > 0;\nint f();").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 1));
+        assert!(e.message.contains("requires"));
+    }
+
+    #[test]
+    fn ignores_comment_markers_in_strings() {
+        let src = "char *s = \"//@ requires\";";
+        assert_eq!(rewrite(src).unwrap(), src);
+    }
+}

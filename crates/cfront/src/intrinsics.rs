@@ -1,0 +1,351 @@
+//! Calls: the SV-COMP intrinsics (`__VERIFIER_*`, `reach_error`), assertions (`assert`,
+//! `__assert_fail`, ACSL), program termination, a few exactly modelled library functions,
+//! calls of defined functions (`Call` edges, inlined later by `ir::prepare`) and calls of
+//! undefined functions (a nondeterministic result, marked as an over-approximation).
+
+use crate::acsl::ACSL_ASSERT;
+use crate::error::{CError, Result};
+use crate::func::{Fx, Val};
+use crate::tast::{Expr, ExprKind};
+use crate::shape::Shape;
+use crate::types::CType;
+use crate::Property;
+use ir::{Call, Label, SourcePos, ViolationKind};
+use smt::build::{ite, lt, neg};
+use smt::Term;
+
+/// Library functions without effect on the program's variables whose result is rarely used:
+/// a call whose result is discarded is a no-op.
+const PURE_OUTPUT: &[&str] = &[
+    "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fflush", "perror", "vprintf", "sprintf_s",
+];
+
+/// The operation and operand type of GCC's `__builtin_*_overflow` functions (`None` for the
+/// generic ones, whose type is the result's).
+fn overflow_builtin(name: &str) -> Option<(crate::conv::ArithOp, Option<CType>)> {
+    use crate::conv::ArithOp;
+    use crate::types::IntKind::*;
+    let rest = name.strip_prefix("__builtin_")?.strip_suffix("_overflow")?;
+    let (op_name, ty) = match rest {
+        "add" | "sub" | "mul" => (rest, None),
+        _ => {
+            let (signed, r) = match rest.as_bytes().first()? {
+                b's' => (true, &rest[1..]),
+                b'u' => (false, &rest[1..]),
+                _ => return None,
+            };
+            let (op, suffix) = r.split_at(3.min(r.len()));
+            let k = match (suffix, signed) {
+                ("", true) => Int,
+                ("", false) => UInt,
+                ("l", true) => Long,
+                ("l", false) => ULong,
+                ("ll", true) => LongLong,
+                ("ll", false) => ULongLong,
+                _ => return None,
+            };
+            (op, Some(CType::Int(k)))
+        }
+    };
+    let op = match op_name {
+        "add" => ArithOp::Add,
+        "sub" => ArithOp::Sub,
+        "mul" => ArithOp::Mul,
+        _ => return None,
+    };
+    Some((op, ty))
+}
+
+/// The type a `__VERIFIER_nondet_X` function's name says.
+fn nondet_type(suffix: &str) -> Option<CType> {
+    use crate::types::{FloatKind, IntKind::*};
+    Some(match suffix {
+        "int" | "s32" => CType::Int(Int),
+        "uint" | "unsigned" | "u32" | "unsigned_int" => CType::Int(UInt),
+        "char" | "s8" => CType::Int(Char),
+        "uchar" | "u8" | "unsigned_char" => CType::Int(UChar),
+        "short" | "s16" => CType::Int(Short),
+        "ushort" | "u16" | "unsigned_short" => CType::Int(UShort),
+        "long" | "s64" => CType::Int(Long),
+        "ulong" | "u64" | "unsigned_long" | "size_t" => CType::Int(ULong),
+        "longlong" | "long_long" => CType::Int(LongLong),
+        "ulonglong" | "unsigned_long_long" => CType::Int(ULongLong),
+        "int128" => CType::Int(Int128),
+        "uint128" => CType::Int(UInt128),
+        "bool" | "_Bool" => CType::Int(Bool),
+        "float" => CType::Float(FloatKind::Float),
+        "double" => CType::Float(FloatKind::Double),
+        _ => return None,
+    })
+}
+
+impl Fx<'_> {
+    /// Translates a call of the function `name`.
+    pub fn call(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos, needed: bool) -> Result<Val> {
+        let defined = self.tr.defined.contains(name);
+        match name {
+            ACSL_ASSERT => {
+                let c = self.one_cond(name, args, pos)?;
+                self.assertion(&c, ViolationKind::Assert, pos);
+                return Ok(Val::Void);
+            }
+            "reach_error" | "__VERIFIER_error" => {
+                self.effects(args)?;
+                if self.checks(Property::UnreachCall) {
+                    self.fail(ViolationKind::ErrorCall, pos);
+                } else {
+                    self.terminate(pos);
+                }
+                return Ok(Val::Void);
+            }
+            "__assert_fail" | "__assert_perror_fail" | "__assert" | "__assert_rtn" => {
+                self.effects_lenient(args)?;
+                if self.checks(Property::UnreachCall) {
+                    self.fail(ViolationKind::Assert, pos);
+                } else {
+                    self.terminate(pos);
+                }
+                return Ok(Val::Void);
+            }
+            "abort" | "exit" | "_exit" | "_Exit" | "__builtin_abort" | "__builtin_unreachable" | "__builtin_trap" => {
+                self.effects(args)?;
+                if matches!(name, "exit" | "_exit" | "_Exit") {
+                    self.leak_checks(true, pos);
+                }
+                self.terminate(pos);
+                return Ok(Val::Void);
+            }
+            _ => {}
+        }
+        if !defined {
+            match name {
+                "__VERIFIER_assume" | "assume_abort_if_not" => {
+                    let c = self.one_cond(name, args, pos)?;
+                    self.assume(&c, pos);
+                    return Ok(Val::Void);
+                }
+                "__VERIFIER_assert" | "assert" => {
+                    let c = self.one_cond(name, args, pos)?;
+                    self.assertion(&c, ViolationKind::Assert, pos);
+                    return Ok(Val::Void);
+                }
+                "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => return Ok(Val::Void),
+                "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "valloc" => {
+                    let mut sizes = vec![];
+                    for a in args {
+                        sizes.push(self.int_value(a)?);
+                    }
+                    let size = match (name, sizes.as_slice()) {
+                        ("calloc", [n, s]) => smt::build::mul(&[n.clone(), s.clone()]),
+                        (_, [n]) if name != "calloc" => n.clone(),
+                        _ => return Err(CError::syntax(pos, format!("wrong number of arguments of `{name}`"))),
+                    };
+                    let b = self.temp();
+                    let heap = matches!(name, "malloc" | "calloc" | "valloc");
+                    self.allocate(&b, &size, heap, pos);
+                    if !heap {
+                        // released when the function returns
+                        if let Some(f) = self.frames.first_mut() {
+                            f.1.push(b.clone());
+                        }
+                    }
+                    if name == "calloc" {
+                        self.zero_memory(&b, pos);
+                    }
+                    return Ok(Val::Ptr(b, smt::build::int(0)));
+                }
+                _ if overflow_builtin(name).is_some() && args.len() == 3 => {
+                    return self.overflow_builtin(name, args, pos);
+                }
+                "free" if args.len() == 1 => {
+                    let Val::Ptr(b, o) = self.rvalue(&args[0])? else {
+                        return Err(CError::syntax(pos, "`free` of a non-pointer"));
+                    };
+                    self.free(&b, &o, pos);
+                    return Ok(Val::Void);
+                }
+                "static_assert" if !args.is_empty() => {
+                    let holds = self.tr.const_int(&args[0]).ok_or_else(|| {
+                        CError::unsupported(pos, "static assertion whose condition is not an integer constant")
+                    })?;
+                    self.static_assertion(!num_traits::Zero::is_zero(&holds), pos);
+                    return Ok(Val::Void);
+                }
+                "abs" | "labs" | "llabs" if args.len() == 1 && ret_ty.is_integer() => {
+                    let x = self.int_value(&args[0])?;
+                    let r = ite(&lt(&x, &smt::build::int(0)), &neg(&x), &x);
+                    if self.checks(Property::NoOverflow) {
+                        let ok = self.range(&r, ret_ty);
+                        self.check(&ok, ViolationKind::Overflow, pos);
+                    }
+                    return Ok(Val::Int(r));
+                }
+                _ => {}
+            }
+            // `__lamp_any_i32()` etc. (the simplified SV-COMP tasks of `bench/sv` use them for
+            // `__VERIFIER_nondet_int()`): the same as the SV-COMP nondet functions
+            let lamp = name.strip_prefix("__lamp_any_").and_then(|s| match s {
+                "i8" => Some("char"),
+                "u8" => Some("uchar"),
+                "i16" => Some("short"),
+                "u16" => Some("ushort"),
+                "i32" => Some("int"),
+                "u32" => Some("uint"),
+                "i64" => Some("longlong"),
+                "u64" => Some("ulonglong"),
+                "bool" => Some("bool"),
+                _ => None,
+            });
+            if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_").or(lamp) {
+                self.effects(args)?;
+                // SV-COMP convention: a value of the type the name says, converted to the type
+                // of the call expression (the declared return type, `int` if undeclared)
+                let named = nondet_type(suffix).unwrap_or_else(|| ret_ty.clone());
+                return match (&named, ret_ty) {
+                    (CType::Int(_), CType::Int(_)) => {
+                        let v = self.nondet(&named, pos, None);
+                        Ok(Val::Int(crate::conv::convert(&v, &named, ret_ty, self.tr.dm())))
+                    }
+                    (_, CType::Int(_)) => Ok(Val::Int(self.nondet(ret_ty, pos, None))),
+                    (_, CType::Float(_)) => Ok(Val::Float),
+                    (_, CType::Void) => Ok(Val::Void),
+                    (_, t) => Err(CError::unsupported(pos, format!("`{name}` returning {}", crate::expr::type_name(t)))),
+                };
+            }
+            if PURE_OUTPUT.contains(&name) && !needed {
+                self.effects_lenient(args)?;
+                return Ok(Val::Void);
+            }
+        }
+        if defined {
+            return self.call_defined(name, args, ret_ty, pos, needed);
+        }
+        // an undefined function: a nondeterministic result of the right type
+        let reason = format!("call of undefined function {name}");
+        for a in args {
+            if matches!(a.kind, ExprKind::StrLit(_)) || (matches!(&a.kind, ExprKind::Cast(x) if matches!(x.kind, ExprKind::StrLit(_)))) {
+                continue;
+            }
+            if let Val::Ptr(..) | Val::Agg(_) = self.rvalue(a)? {
+                // the function could write through the pointer
+                return Err(CError::unsupported(pos, format!("call of undefined function `{name}` with a pointer or struct argument")));
+            }
+        }
+        match ret_ty {
+            CType::Int(_) => Ok(Val::Int(self.nondet(ret_ty, pos, Some(reason)))),
+            CType::Float(_) => {
+                self.emit(ir::Stmt::Assume(smt::build::tt()), pos, Some(reason));
+                Ok(Val::Float)
+            }
+            CType::Void => {
+                self.emit(ir::Stmt::Assume(smt::build::tt()), pos, Some(reason));
+                Ok(Val::Void)
+            }
+            t => Err(CError::unsupported(pos, format!("call of undefined function `{name}` returning {}", crate::expr::type_name(t)))),
+        }
+    }
+
+    /// `__builtin_add_overflow(a, b, &r)` and its relatives: the exact result, stored wrapped
+    /// into `*r`; the value tells whether it did not fit.
+    fn overflow_builtin(&mut self, name: &str, args: &[Expr], pos: &SourcePos) -> Result<Val> {
+        let Some((op, ty)) = overflow_builtin(name) else { return Err(CError::syntax(pos, "unknown builtin")) };
+        let cell = match &args[2].ty {
+            CType::Pointer(t) if t.is_integer() => (**t).clone(),
+            _ => return Err(CError::unsupported(pos, format!("`{name}` with a result that is not an integer"))),
+        };
+        let dm = self.tr.dm();
+        let mut operands = vec![];
+        for a in &args[..2] {
+            let v = self.int_value(a)?;
+            operands.push(match &ty {
+                Some(t) => crate::conv::convert(&v, &a.ty, t, dm),
+                None => v,
+            });
+        }
+        let exact = match op {
+            crate::conv::ArithOp::Add => smt::build::add(&operands),
+            crate::conv::ArithOp::Sub => smt::build::sub(&operands[0], &operands[1]),
+            _ => smt::build::mul(&operands),
+        };
+        let t = ty.unwrap_or_else(|| cell.clone());
+        let fits = self.range(&exact, &t);
+        let stored = crate::conv::convert(&crate::conv::convert(&exact, &CType::MathInt, &t, dm), &t, &cell, dm);
+        let Val::Ptr(b, o) = self.rvalue(&args[2])? else {
+            return Err(CError::syntax(pos, "pointer required"));
+        };
+        let m = crate::memory::MemLoc { b, o, ty: cell, checked: true };
+        self.mem_store(&m, &Val::Int(stored), pos)?;
+        Ok(Val::Int(crate::conv::bool_to_int(&smt::build::not(&fits))))
+    }
+
+    /// An assertion: checked if `unreach-call` is instrumented, otherwise a failing assertion
+    /// ends the execution.
+    fn assertion(&mut self, c: &Term, kind: ViolationKind, pos: &SourcePos) {
+        if self.checks(Property::UnreachCall) {
+            self.check(c, kind, pos);
+        } else {
+            self.assume(c, pos);
+        }
+    }
+
+    /// The condition of a one-argument intrinsic.
+    fn one_cond(&mut self, name: &str, args: &[Expr], pos: &SourcePos) -> Result<Term> {
+        let [a] = args else {
+            return Err(CError::syntax(pos, format!("`{name}` expects one argument")));
+        };
+        self.cond(a)
+    }
+
+    /// Evaluates arguments for their effects.
+    fn effects(&mut self, args: &[Expr]) -> Result<()> {
+        for a in args {
+            self.effect(a)?;
+        }
+        Ok(())
+    }
+
+    /// Evaluates arguments for their effects; string literals and `__func__` are skipped.
+    fn effects_lenient(&mut self, args: &[Expr]) -> Result<()> {
+        for a in args {
+            let mut x = a;
+            while let ExprKind::Cast(inner) = &x.kind {
+                x = inner;
+            }
+            if matches!(x.kind, ExprKind::StrLit(_)) {
+                continue;
+            }
+            self.effect(a)?;
+        }
+        Ok(())
+    }
+
+    /// A call of a function defined in the translation unit: a `Call` edge.
+    fn call_defined(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos, needed: bool) -> Result<Val> {
+        if name == self.tr.opts.entry {
+            return Err(CError::unsupported(pos, format!("call of the entry function `{name}`")));
+        }
+        let mut terms = Vec::new();
+        for a in args {
+            let v = self.rvalue(a)?;
+            terms.extend(v.flatten());
+        }
+        let shape = self.tr.shape("#r", ret_ty, 0, None);
+        let rets: Vec<Term> = match (ret_ty, &shape) {
+            (CType::Void, _) => vec![],
+            (_, Shape::Struct(_)) => shape.leaves().iter().map(|l| self.temp_of(l.sort.clone())).collect(),
+            (_, Shape::Ptr(..)) => vec![self.temp(), self.temp()],
+            _ => vec![self.temp()],
+        };
+        let call = Call { callee: name.to_string(), args: terms, rets: rets.clone() };
+        self.emit_label(Label::Call(call), pos, None);
+        Ok(match (&shape, ret_ty) {
+            (_, CType::Void) => Val::Void,
+            (Shape::Int(..), _) => Val::Int(rets[0].clone()),
+            (Shape::Float, _) => Val::Float,
+            (Shape::Struct(_), _) => Val::Agg(rets),
+            (Shape::Ptr(..), _) => Val::Ptr(rets[0].clone(), rets[1].clone()),
+            _ if !needed => Val::Void,
+            (_, t) => return Err(CError::unsupported(pos, format!("function `{name}` returning {}", crate::expr::type_name(t)))),
+        })
+    }
+}

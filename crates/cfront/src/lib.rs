@@ -1,0 +1,212 @@
+//! C front end of Tracery: preprocessing (the system `cpp` for `.c` files), parsing with
+//! `lang-c` (GNU C11), typing with C's conversions made explicit (`typeck`, data model
+//! ILP32/LP64), and the translation into the program model of `ir` (one procedure per C
+//! function, calls as `Call` edges), with the properties instrumented as error locations.
+//!
+//! Integer semantics: mathematical integers; unsigned arithmetic and all conversions wrap
+//! exactly; signed arithmetic is unbounded (its overflow is the `no-overflow` property).
+//! Floating-point values are opaque: every use of one in an integer or condition is a
+//! nondeterministic value on an edge marked as an over-approximation, as are bitwise operators
+//! that have no cheap exact encoding and calls of functions without a definition.
+
+pub mod acsl;
+mod builder;
+mod consteval;
+pub mod conv;
+mod decl;
+pub mod error;
+mod expr;
+mod func;
+mod init;
+mod memory;
+mod intrinsics;
+pub mod preprocess;
+mod shape;
+mod stmt;
+pub mod tast;
+mod translate;
+mod typeck;
+pub mod types;
+
+pub use error::{CError, ErrorKind};
+pub use types::DataModel;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A property the translation can instrument (SV-COMP names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Property {
+    /// `unreach-call`: no error function is called, no assertion fails.
+    UnreachCall,
+    /// `no-overflow`: no signed integer overflow.
+    NoOverflow,
+    /// `div-by-zero`: no integer division or remainder by zero.
+    DivByZero,
+    /// `valid-deref`: every dereferenced pointer is valid.
+    ValidDeref,
+    /// `valid-free`: every `free` is of a valid heap pointer.
+    ValidFree,
+    /// `valid-memtrack`: no memory leak.
+    ValidMemtrack,
+    /// `valid-memcleanup`: all memory is freed at exit.
+    ValidMemcleanup,
+}
+
+impl Property {
+    /// The SV-COMP name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::UnreachCall => "unreach-call",
+            Property::NoOverflow => "no-overflow",
+            Property::DivByZero => "div-by-zero",
+            Property::ValidDeref => "valid-deref",
+            Property::ValidFree => "valid-free",
+            Property::ValidMemtrack => "valid-memtrack",
+            Property::ValidMemcleanup => "valid-memcleanup",
+        }
+    }
+
+    /// The default set: assertions and error functions, division by zero, pointer validity.
+    pub fn defaults() -> BTreeSet<Property> {
+        [Property::UnreachCall, Property::DivByZero, Property::ValidDeref, Property::ValidFree].into_iter().collect()
+    }
+
+    /// Parses a comma-separated list of property names (`unreach-call`, `no-overflow`,
+    /// `div-by-zero`, `valid-deref`, `valid-free`, `valid-memtrack`, `valid-memsafety`,
+    /// `valid-memcleanup`, `default`) or paths of SV-COMP `.prp` files.
+    pub fn parse_list(spec: &str) -> Result<BTreeSet<Property>, String> {
+        let mut out = BTreeSet::new();
+        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if item.ends_with(".prp") {
+                let text = std::fs::read(item).map_err(|e| format!("cannot read property file {item}: {e}"))?;
+                out.extend(Property::from_prp(&preprocess::decode(&text))?);
+                continue;
+            }
+            match item {
+                "default" => out.extend(Property::defaults()),
+                "valid-memsafety" => {
+                    out.extend([Property::ValidDeref, Property::ValidFree, Property::ValidMemtrack]);
+                }
+                _ => {
+                    let p = [
+                        Property::UnreachCall,
+                        Property::NoOverflow,
+                        Property::DivByZero,
+                        Property::ValidDeref,
+                        Property::ValidFree,
+                        Property::ValidMemtrack,
+                        Property::ValidMemcleanup,
+                    ]
+                    .into_iter()
+                    .find(|p| p.name() == item)
+                    .ok_or_else(|| format!("unknown property `{item}`"))?;
+                    out.insert(p);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The properties an SV-COMP property file (`CHECK( init(main()), LTL(...) )`) asks for.
+    pub fn from_prp(text: &str) -> Result<BTreeSet<Property>, String> {
+        let mut out = BTreeSet::new();
+        for line in text.lines().filter(|l| l.contains("CHECK")) {
+            if line.contains("call(reach_error())") || line.contains("call(__VERIFIER_error())") {
+                out.insert(Property::UnreachCall);
+            } else if line.contains("overflow") {
+                out.insert(Property::NoOverflow);
+            } else if line.contains("valid-deref") {
+                out.insert(Property::ValidDeref);
+            } else if line.contains("valid-free") {
+                out.insert(Property::ValidFree);
+            } else if line.contains("valid-memtrack") {
+                out.insert(Property::ValidMemtrack);
+            } else if line.contains("valid-memcleanup") {
+                out.insert(Property::ValidMemcleanup);
+            } else {
+                return Err(format!("unsupported property: {}", line.trim()));
+            }
+        }
+        if out.is_empty() {
+            return Err("no property found in the property file".into());
+        }
+        Ok(out)
+    }
+}
+
+/// Options of the C front end.
+#[derive(Clone, Debug)]
+pub struct COptions {
+    /// Sizes of the integer types.
+    pub data_model: DataModel,
+    /// The properties to instrument.
+    pub properties: BTreeSet<Property>,
+    /// The entry function (`main`).
+    pub entry: String,
+}
+
+impl Default for COptions {
+    fn default() -> Self {
+        COptions { data_model: DataModel::LP64, properties: Property::defaults(), entry: "main".into() }
+    }
+}
+
+/// Stack size of the worker thread (the parser is recursive).
+const STACK_SIZE: usize = 256 << 20;
+
+/// Translates a C file (`.c` is preprocessed with the system `cpp`; `.i` is used as is) into
+/// the program model. The program's single entry is `opts.entry`.
+pub fn translate_file(path: &Path, opts: &COptions) -> Result<ir::Program, CError> {
+    let (p, o) = (path.to_path_buf(), opts.clone());
+    let name: Arc<str> = Arc::from(path.display().to_string().as_str());
+    let internal = |what: String| CError {
+        pos: ir::SourcePos { file: name.clone(), line: 0, col: 0 },
+        kind: ErrorKind::Unsupported,
+        message: format!("internal error of the C front end: {what}"),
+    };
+    let worker = std::thread::Builder::new()
+        .name("c-front-end".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || std::panic::catch_unwind(move || translate_on_this_thread(&p, &o)));
+    match worker {
+        Ok(handle) => match handle.join() {
+            Ok(Ok(result)) => result,
+            Ok(Err(panic)) | Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panic".into());
+                Err(internal(msg))
+            }
+        },
+        Err(e) => Err(internal(format!("cannot start the front-end thread: {e}"))),
+    }
+}
+
+fn translate_on_this_thread(path: &Path, opts: &COptions) -> Result<ir::Program, CError> {
+    let source = preprocess::load(path)?;
+    let file: Arc<str> = Arc::from(path.display().to_string().as_str());
+    let config = lang_c::driver::Config {
+        cpp_command: String::new(),
+        cpp_options: vec![],
+        flavor: lang_c::driver::Flavor::GnuC11,
+    };
+    let parsed = match lang_c::driver::parse_preprocessed(&config, source.text) {
+        Ok(p) => p,
+        Err(e) => {
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort();
+            return Err(CError {
+                pos: source.map.pos(e.offset),
+                kind: ErrorKind::Syntax,
+                message: format!("unexpected token, expected one of {}", expected.join(" ")),
+            });
+        }
+    };
+    let mut tr = translate::Tr::new(opts.clone(), source.map, file);
+    tr.unit(&parsed.unit)?;
+    tr.finish()
+}

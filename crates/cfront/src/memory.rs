@@ -1,0 +1,329 @@
+//! The memory model for objects whose address is taken and for the heap.
+//!
+//! A pointer is a pair (base, offset): the base identifies an object (0 for the null pointer),
+//! the offset counts bytes. Memory is typed: integers, pointer bases and pointer offsets are
+//! kept in three arrays `base -> offset -> value`. `#valid[b]` tells whether object `b` is live
+//! and `#length[b]` is its size in bytes. Heap objects get increasing positive bases from
+//! `#next`, stack and static objects decreasing negative ones from `#snext`, so objects never
+//! alias (a freed base is not reused). Accesses check (property `valid-deref`) that the object is
+//! live and the access lies inside it; `free` checks (`valid-free`) that its argument is null
+//! or the start of a live heap object.
+
+use crate::error::{CError, Result};
+use crate::func::{Fx, Val};
+use crate::types::CType;
+use crate::Property;
+use ir::{SourcePos, Stmt, ViolationKind};
+use smt::build::{add, and, bool_lit, eq, int, le, lt, or, select, store};
+use smt::{Sort, Term};
+
+/// `#valid: base -> live`.
+pub(crate) fn valid() -> Term {
+    Term::var("#valid", Sort::array(Sort::Int, Sort::Bool))
+}
+
+/// `#length: base -> size in bytes`.
+pub(crate) fn length() -> Term {
+    Term::var("#length", Sort::array(Sort::Int, Sort::Int))
+}
+
+fn heap_sort() -> Sort {
+    Sort::array(Sort::Int, Sort::array(Sort::Int, Sort::Int))
+}
+
+/// Integer values in memory.
+pub(crate) fn mem_int() -> Term {
+    Term::var("#mem_int", heap_sort())
+}
+
+/// Bases of pointers in memory.
+pub(crate) fn mem_base() -> Term {
+    Term::var("#mem_base", heap_sort())
+}
+
+/// Offsets of pointers in memory.
+pub(crate) fn mem_off() -> Term {
+    Term::var("#mem_off", heap_sort())
+}
+
+/// The next heap base.
+pub(crate) fn next_heap() -> Term {
+    Term::var("#next", Sort::Int)
+}
+
+/// The next stack/static base.
+pub(crate) fn next_stack() -> Term {
+    Term::var("#snext", Sort::Int)
+}
+
+/// The number of live heap objects.
+pub(crate) fn alloc_count() -> Term {
+    Term::var("#alloc", Sort::Int)
+}
+
+/// All variables of the memory model.
+pub(crate) fn memory_vars() -> Vec<Term> {
+    vec![valid(), length(), mem_int(), mem_base(), mem_off(), next_heap(), next_stack(), alloc_count()]
+}
+
+/// An lvalue in memory.
+#[derive(Clone, Debug)]
+pub(crate) struct MemLoc {
+    /// The object's base.
+    pub b: Term,
+    /// The byte offset.
+    pub o: Term,
+    /// The type of the accessed object.
+    pub ty: CType,
+    /// Whether the access must be checked (it is not a member of a variable in scope).
+    pub checked: bool,
+}
+
+/// A scalar part of an object in memory.
+#[derive(Clone, Debug)]
+enum Cell {
+    /// An integer of the given type.
+    Int(CType),
+    /// A pointer.
+    Ptr,
+}
+
+fn cell_get(arr: &Term, b: &Term, o: &Term) -> Term {
+    select(&select(arr, b), o)
+}
+
+fn cell_set(arr: &Term, b: &Term, o: &Term, v: &Term) -> Term {
+    store(arr, b, &store(&select(arr, b), o, v))
+}
+
+impl Fx<'_> {
+    /// Marks the program as using memory.
+    pub fn use_memory(&mut self) {
+        self.tr.uses_memory = true;
+    }
+
+    /// Allocates an object of `size` bytes; `target` receives its base.
+    pub fn allocate(&mut self, target: &Term, size: &Term, heap: bool, pos: &SourcePos) {
+        self.use_memory();
+        let (ctr, step) = if heap { (next_heap(), 1) } else { (next_stack(), -1) };
+        let mut updates = vec![
+            (ctr.clone(), add(&[ctr.clone(), int(step)])),
+            (valid(), store(&valid(), target, &bool_lit(true))),
+            (length(), store(&length(), target, size)),
+        ];
+        if heap {
+            updates.push((alloc_count(), add(&[alloc_count(), int(1)])));
+        }
+        let stmt = Stmt::Seq(vec![Stmt::Assign(vec![(target.clone(), ctr.clone())]), Stmt::Assign(updates)]);
+        self.emit(stmt, pos, None);
+    }
+
+    /// Ends the lifetime of the objects with the given bases (when validity is checked).
+    pub fn release(&mut self, bases: &[Term], pos: &SourcePos) {
+        if bases.is_empty() || !(self.checks(Property::ValidDeref) || self.checks(Property::ValidFree)) {
+            return;
+        }
+        let mut v = valid();
+        for b in bases.iter().rev() {
+            v = store(&v, b, &bool_lit(false));
+        }
+        self.emit(Stmt::Assign(vec![(valid(), v)]), pos, None);
+    }
+
+    /// Sets all memory of the object `b` to zero.
+    pub fn zero_memory(&mut self, b: &Term, pos: &SourcePos) {
+        let zero_row = smt::build::const_array(&Sort::array(Sort::Int, Sort::Int), &int(0));
+        let pairs = [mem_int(), mem_base(), mem_off()].into_iter().map(|m| (m.clone(), store(&m, b, &zero_row))).collect();
+        self.emit(Stmt::Assign(pairs), pos, None);
+    }
+
+    /// Checks (or assumes, when `valid-deref` is not instrumented) that `size` bytes at the
+    /// location are inside a live object.
+    fn check_access(&mut self, m: &MemLoc, size: u64, pos: &SourcePos) {
+        if !m.checked {
+            return;
+        }
+        let ok = and(&[
+            select(&valid(), &m.b),
+            le(&int(0), &m.o),
+            le(&add(&[m.o.clone(), int(size as i64)]), &select(&length(), &m.b)),
+        ]);
+        if self.checks(Property::ValidDeref) {
+            self.check(&ok, ViolationKind::ValidDeref, pos);
+        } else {
+            self.assume(&ok, pos);
+        }
+    }
+
+    /// The scalar cells of an object of type `ty` at byte offset `off`, in the order of the
+    /// leaves of its register representation.
+    fn cells(&self, ty: &CType, off: u64, out: &mut Vec<(u64, Cell)>, pos: &SourcePos) -> Result<()> {
+        match ty {
+            CType::Int(_) => out.push((off, Cell::Int(ty.clone()))),
+            CType::Pointer(_) => out.push((off, Cell::Ptr)),
+            CType::Float(_) => {}
+            CType::Record(r) => {
+                let rec = self.tr.records.get(*r).cloned();
+                let Some(rec) = rec else { return Err(CError::unsupported(pos, "unknown struct")) };
+                if rec.is_union {
+                    return Err(CError::unsupported(pos, "union in memory"));
+                }
+                let fields = rec.fields.clone().unwrap_or_default();
+                for (k, f) in fields.iter().enumerate() {
+                    let fo = self.tr.layout().field_offset(*r, k).ok_or_else(|| CError::unsupported(pos, "bit-field"))?;
+                    self.cells(&f.ty, off + fo, out, pos)?;
+                }
+            }
+            // a flexible array member is not part of a struct copy
+            CType::Array(_, None) => {}
+            CType::Array(e, Some(n)) if *n <= 64 => {
+                let es = self.size_of(e, pos)?;
+                for k in 0..*n {
+                    self.cells(e, off + k * es, out, pos)?;
+                }
+            }
+            _ => return Err(CError::unsupported(pos, format!("copy of an object of type {} in memory", crate::expr::type_name(ty)))),
+        }
+        Ok(())
+    }
+
+    /// The size of the accessed object.
+    fn size_of(&self, ty: &CType, pos: &SourcePos) -> Result<u64> {
+        self.tr.layout().size(ty).ok_or_else(|| CError::unsupported(pos, "access to an object of unknown size"))
+    }
+
+    /// The value stored at a memory location.
+    pub fn mem_load(&mut self, m: &MemLoc, pos: &SourcePos) -> Result<Val> {
+        self.use_memory();
+        if let CType::Float(_) = m.ty {
+            let size = self.size_of(&m.ty, pos)?;
+            self.check_access(m, size, pos);
+            return Ok(Val::Float);
+        }
+        if let CType::Array(..) = m.ty {
+            return Err(CError::unsupported(pos, "array value"));
+        }
+        let size = self.size_of(&m.ty, pos)?;
+        self.check_access(m, size, pos);
+        let mut cells = vec![];
+        self.cells(&m.ty, 0, &mut cells, pos)?;
+        let mut vals = vec![];
+        let mut ranges = vec![];
+        for (off, cell) in &cells {
+            let o = add(&[m.o.clone(), int(*off as i64)]);
+            match cell {
+                Cell::Int(t) => {
+                    let v = cell_get(&mem_int(), &m.b, &o);
+                    ranges.push(self.range(&v, t));
+                    vals.push(v);
+                }
+                Cell::Ptr => {
+                    vals.push(cell_get(&mem_base(), &m.b, &o));
+                    vals.push(cell_get(&mem_off(), &m.b, &o));
+                }
+            }
+        }
+        self.assume(&and(&ranges), pos);
+        Ok(match (&m.ty, vals.len()) {
+            (CType::Int(_), 1) => Val::Int(vals[0].clone()),
+            (CType::Pointer(_), 2) => Val::Ptr(vals[0].clone(), vals[1].clone()),
+            _ => Val::Agg(vals),
+        })
+    }
+
+    /// Stores a value at a memory location.
+    pub fn mem_store(&mut self, m: &MemLoc, v: &Val, pos: &SourcePos) -> Result<()> {
+        self.use_memory();
+        let size = self.size_of(&m.ty, pos)?;
+        self.check_access(m, size, pos);
+        if let CType::Float(_) = m.ty {
+            return Ok(());
+        }
+        let mut cells = vec![];
+        self.cells(&m.ty, 0, &mut cells, pos)?;
+        let vals = match v {
+            Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) => v.flatten(),
+            _ => return Err(CError::syntax(pos, "value of the wrong kind stored")),
+        };
+        let expected: usize = cells.iter().map(|(_, c)| if matches!(c, Cell::Ptr) { 2 } else { 1 }).sum();
+        if vals.len() != expected || vals.iter().any(|x| x.sort != Sort::Int) {
+            return Err(CError::unsupported(pos, "copy of a struct with array members between memory and variables"));
+        }
+        let (mut mi, mut mb, mut mo) = (mem_int(), mem_base(), mem_off());
+        let mut it = vals.into_iter();
+        for (off, cell) in &cells {
+            let o = add(&[m.o.clone(), int(*off as i64)]);
+            match cell {
+                Cell::Int(_) => {
+                    let x = it.next().ok_or_else(|| CError::syntax(pos, "value does not match the object"))?;
+                    mi = cell_set(&mi, &m.b, &o, &x);
+                }
+                Cell::Ptr => {
+                    let (b, off) = (it.next(), it.next());
+                    let (Some(b), Some(off)) = (b, off) else {
+                        return Err(CError::syntax(pos, "value does not match the object"));
+                    };
+                    mb = cell_set(&mb, &m.b, &o, &b);
+                    mo = cell_set(&mo, &m.b, &o, &off);
+                }
+            }
+        }
+        let pairs: Vec<(Term, Term)> =
+            [(mem_int(), mi), (mem_base(), mb), (mem_off(), mo)].into_iter().filter(|(a, b)| a != b).collect();
+        if !pairs.is_empty() {
+            self.emit(Stmt::Assign(pairs), pos, None);
+        }
+        Ok(())
+    }
+
+    /// `free(p)`.
+    pub fn free(&mut self, b: &Term, o: &Term, pos: &SourcePos) {
+        self.use_memory();
+        let null = and(&[eq(b, &int(0)), eq(o, &int(0))]);
+        let ok = or(&[null.clone(), and(&[lt(&int(0), b), eq(o, &int(0)), select(&valid(), b)])]);
+        if self.checks(Property::ValidFree) {
+            self.check(&ok, ViolationKind::ValidFree, pos);
+        } else {
+            self.assume(&ok, pos);
+        }
+        // `free(NULL)` does nothing; otherwise the object dies
+        let (nonnull, done) = (self.loc(pos), self.loc(pos));
+        self.b.edge(self.cur, done, ir::Label::Stmt(Stmt::Assume(null.clone())), Some(pos.clone()), None);
+        self.b.edge(self.cur, nonnull, ir::Label::Stmt(Stmt::Assume(smt::build::not(&null))), Some(pos.clone()), None);
+        self.cur = nonnull;
+        let count = smt::build::sub(&alloc_count(), &int(1));
+        self.emit(Stmt::Assign(vec![(valid(), store(&valid(), b, &bool_lit(false))), (alloc_count(), count)]), pos, None);
+        self.b.jump(self.cur, done, None);
+        self.cur = done;
+    }
+
+    /// The leak checks at program end (`at_exit`: in a call of `exit`, where the memory the
+    /// active functions point to is still reachable).
+    pub fn leak_checks(&mut self, at_exit: bool, pos: &SourcePos) {
+        let none = eq(&alloc_count(), &int(0));
+        for (prop, kind) in [(Property::ValidMemtrack, ViolationKind::ValidMemtrack), (Property::ValidMemcleanup, ViolationKind::ValidMemcleanup)] {
+            if !self.checks(prop) {
+                continue;
+            }
+            self.use_memory();
+            // memory still reachable from global variables (or, at `exit`, from the active
+            // functions) is not lost: such a remaining allocation is only a possible leak
+            let approx = (prop == Property::ValidMemtrack && (at_exit || self.tr.globals_hold_pointers()))
+                .then(|| "leak check ignores memory that is still reachable".to_string());
+            let err = self.b.error_loc(ir::Violation { kind, pos: Some(pos.clone()) });
+            self.b.edge(self.cur, err, ir::Label::Stmt(Stmt::Assume(smt::build::not(&none))), Some(pos.clone()), approx);
+            self.assume(&none, pos);
+        }
+    }
+
+    /// The initial state of the memory model (in the initialization procedure).
+    pub fn init_memory(&mut self, pos: &SourcePos) {
+        let pairs = vec![
+            (valid(), smt::build::const_array(&Sort::array(Sort::Int, Sort::Bool), &bool_lit(false))),
+            (next_heap(), int(1)),
+            (next_stack(), int(-1)),
+            (alloc_count(), int(0)),
+        ];
+        self.emit(Stmt::Assign(pairs), pos, None);
+    }
+}

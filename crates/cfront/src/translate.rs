@@ -1,0 +1,409 @@
+//! The translation state shared by all phases (scopes, variables, functions, records) and the
+//! translation of a whole translation unit into an `ir::Program`.
+
+use crate::error::{CError, Result};
+use crate::preprocess::LineMap;
+use crate::tast::{Expr, Sel, VarId};
+use crate::types::{CType, DataModel, FuncType, Layout, Record};
+use crate::COptions;
+use ir::{Procedure, Program, SourcePos};
+use lang_c::ast;
+use lang_c::span::Span;
+use num_bigint::BigInt;
+use crate::shape::Shape;
+use smt::Term;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A variable of the C program.
+#[derive(Clone, Debug)]
+pub(crate) struct VarInfo {
+    /// Its name in C.
+    pub c_name: String,
+    /// The base name of its program variables.
+    pub ir_name: String,
+    /// Its type.
+    pub ty: CType,
+    /// The program variables representing it.
+    pub shape: Shape,
+    /// Whether it has static storage duration.
+    pub is_static: bool,
+    /// For locals and parameters: the offset of the declarator (identifies the declaration
+    /// across translation attempts).
+    pub decl_key: Option<usize>,
+}
+
+/// What an ordinary identifier denotes.
+#[derive(Clone, Debug)]
+pub(crate) enum Ordinary {
+    /// A variable.
+    Var(VarId),
+    /// An enumeration constant (type `int`).
+    Const(BigInt),
+    /// A typedef name.
+    Typedef(CType),
+    /// A function (its name in `Tr::funcs`).
+    Func(String),
+}
+
+/// What a tag denotes.
+#[derive(Clone, Debug)]
+pub(crate) enum Tag {
+    /// A struct or union.
+    Record(usize),
+    /// An enumeration (its underlying integer type).
+    Enum(CType),
+}
+
+/// One block scope.
+#[derive(Default, Debug)]
+pub(crate) struct Scope {
+    /// Ordinary identifiers.
+    pub ords: HashMap<String, Ordinary>,
+    /// Tags of structs, unions and enums.
+    pub tags: HashMap<String, Tag>,
+}
+
+/// A declared function.
+#[derive(Clone, Debug)]
+pub(crate) struct FuncInfo {
+    /// Its type.
+    pub ty: Rc<FuncType>,
+}
+
+/// A variable with static storage and its initial value.
+pub(crate) struct StaticInit {
+    /// The variable.
+    pub var: VarId,
+    /// The initializer: the scalars it sets (paths into the object); empty: zero, or
+    /// unknown if extern.
+    pub init: Vec<(Vec<Sel>, Expr)>,
+    /// Whether the variable is declared `extern` without a definition so far.
+    pub external: bool,
+    /// Where it is declared.
+    pub pos: SourcePos,
+}
+
+/// The state of a translation.
+pub(crate) struct Tr {
+    /// The options.
+    pub opts: COptions,
+    /// Maps byte offsets of the parsed text to source positions.
+    pub map: LineMap,
+    /// The file name.
+    pub file: Arc<str>,
+    /// All structs and unions.
+    pub records: Vec<Record>,
+    /// All variables.
+    pub vars: Vec<VarInfo>,
+    /// The scope stack (file scope first).
+    pub scopes: Vec<Scope>,
+    /// Declared functions.
+    pub funcs: HashMap<String, FuncInfo>,
+    /// Functions with a definition in the translation unit.
+    pub defined: HashSet<String>,
+    /// Variables with static storage, in declaration order.
+    pub statics: Vec<StaticInit>,
+    /// Names of program-level variables (globals).
+    pub global_names: HashSet<String>,
+    /// Translated procedures.
+    pub procedures: BTreeMap<String, Procedure>,
+    /// Whether expressions are typed as ACSL terms (mathematical integers).
+    pub acsl: bool,
+    /// Globals whose address is taken (they live in memory).
+    pub mem_globals: HashSet<VarId>,
+    /// Declarations of locals and parameters whose address is taken.
+    pub mem_locals: HashSet<usize>,
+    /// Whether marks were added since the last translation attempt.
+    pub new_marks: bool,
+    /// Whether the program uses memory (the memory variables are globals).
+    pub uses_memory: bool,
+    /// Names of procedure-local variables of all procedures (globals avoid them).
+    pub local_names: HashSet<String>,
+    /// Positions of static assertions at file scope that fail.
+    pub static_failures: Vec<SourcePos>,
+}
+
+/// The name of the procedure that initializes the variables with static storage.
+pub(crate) const INIT_PROC: &str = "#init";
+
+impl Tr {
+    /// Whether a variable with static storage may hold a pointer.
+    pub fn globals_hold_pointers(&self) -> bool {
+        fn has_ptr(t: &CType, recs: &[crate::types::Record], depth: usize) -> bool {
+            match t {
+                CType::Pointer(_) => true,
+                CType::Array(e, _) => has_ptr(e, recs, depth),
+                CType::Record(r) if depth < 16 => recs
+                    .get(*r)
+                    .and_then(|rec| rec.fields.as_ref())
+                    .is_some_and(|fs| fs.iter().any(|f| has_ptr(&f.ty, recs, depth + 1))),
+                _ => false,
+            }
+        }
+        self.vars.iter().filter(|v| v.is_static).any(|v| has_ptr(&v.ty, &self.records, 0))
+    }
+
+    /// A fresh translation state.
+    pub fn new(opts: COptions, map: LineMap, file: Arc<str>) -> Tr {
+        Tr {
+            opts,
+            map,
+            file,
+            records: Vec::new(),
+            vars: Vec::new(),
+            scopes: vec![Scope::default()],
+            funcs: HashMap::new(),
+            defined: HashSet::new(),
+            statics: Vec::new(),
+            global_names: HashSet::new(),
+            procedures: BTreeMap::new(),
+            acsl: false,
+            static_failures: Vec::new(),
+            local_names: HashSet::new(),
+            mem_globals: HashSet::new(),
+            mem_locals: HashSet::new(),
+            new_marks: false,
+            uses_memory: false,
+        }
+    }
+
+    /// The data model.
+    pub fn dm(&self) -> DataModel {
+        self.opts.data_model
+    }
+
+    /// Size and alignment computations.
+    pub fn layout(&self) -> Layout<'_> {
+        Layout { dm: self.opts.data_model, records: &self.records }
+    }
+
+    /// The source position of a span.
+    pub fn pos(&self, span: Span) -> SourcePos {
+        if span.is_none() {
+            return SourcePos { file: self.file.clone(), line: 0, col: 0 };
+        }
+        self.map.pos(span.start)
+    }
+
+    /// An `unsupported` error at a span.
+    pub fn unsupported(&self, span: Span, what: impl Into<String>) -> CError {
+        CError::unsupported(&self.pos(span), what)
+    }
+
+    /// A syntax/type error at a span.
+    pub fn error(&self, span: Span, what: impl Into<String>) -> CError {
+        CError::syntax(&self.pos(span), what)
+    }
+
+    /// Looks up an ordinary identifier.
+    pub fn lookup(&self, name: &str) -> Option<&Ordinary> {
+        self.scopes.iter().rev().find_map(|s| s.ords.get(name))
+    }
+
+    /// Looks up a tag.
+    pub fn lookup_tag(&self, name: &str) -> Option<&Tag> {
+        self.scopes.iter().rev().find_map(|s| s.tags.get(name))
+    }
+
+    /// Declares an ordinary identifier in the innermost scope.
+    pub fn declare(&mut self, name: &str, o: Ordinary) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.ords.insert(name.to_string(), o);
+        }
+    }
+
+    /// A global (program-level) name based on `base`, unique among globals.
+    pub fn global_name(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut k = 1;
+        while self.local_names.contains(&name) || !self.global_names.insert(name.clone()) {
+            name = format!("{base}#{k}");
+            k += 1;
+        }
+        name
+    }
+
+    /// Adds a variable with static storage (global or static local) and returns its id.
+    pub fn add_static(&mut self, c_name: &str, ir_name: &str, ty: CType) -> VarId {
+        let shape = self.shape(ir_name, &ty, 0, None);
+        self.vars.push(VarInfo { c_name: c_name.to_string(), ir_name: ir_name.to_string(), ty, shape, is_static: true, decl_key: None });
+        self.vars.len() - 1
+    }
+
+    /// Translates the translation unit.
+    pub fn unit(&mut self, unit: &ast::TranslationUnit) -> Result<()> {
+        for d in &unit.0 {
+            if let ast::ExternalDeclaration::FunctionDefinition(f) = &d.node {
+                if let Some(name) = declarator_name(&f.node.declarator.node) {
+                    self.defined.insert(name);
+                }
+            }
+        }
+        // declarations in order; function bodies are translated afterwards, and only those
+        // reachable from the entry function by calls
+        let mut bodies = HashMap::new();
+        for d in &unit.0 {
+            match &d.node {
+                ast::ExternalDeclaration::Declaration(decl) => self.declaration(decl, true)?,
+                ast::ExternalDeclaration::StaticAssert(sa) => {
+                    if !self.static_assert_holds(&sa.node.expression)? {
+                        let p = self.pos(sa.span);
+                        self.static_failures.push(p);
+                    }
+                }
+                ast::ExternalDeclaration::FunctionDefinition(f) => {
+                    let (name, fty, _) = self.definition_params(f)?;
+                    self.declare_function(&name, fty);
+                    if bodies.insert(name.clone(), f).is_some() {
+                        return Err(self.error(f.span, format!("redefinition of `{name}`")));
+                    }
+                }
+            }
+        }
+        // translation attempts: one that finds variables whose address is taken is repeated
+        // with those variables in memory
+        let (vars_mark, statics_mark, names_mark) = (self.vars.len(), self.statics.len(), self.global_names.clone());
+        for _attempt in 0..8 {
+            self.new_marks = false;
+            let r = self.translate_reachable(&bodies);
+            if !self.new_marks {
+                return r;
+            }
+            // start over with the marked variables in memory
+            self.procedures.clear();
+            self.vars.truncate(vars_mark);
+            self.statics.truncate(statics_mark);
+            self.global_names = names_mark.clone();
+            self.local_names.clear();
+            self.uses_memory = false;
+            for v in self.mem_globals.clone() {
+                if let Some(info) = self.vars.get_mut(v) {
+                    info.shape = Shape::Mem(Term::var(&format!("&{}", info.ir_name), smt::Sort::Int));
+                }
+            }
+        }
+        Err(CError::unsupported(&SourcePos { file: self.file.clone(), line: 0, col: 0 }, "too many translation attempts"))
+    }
+
+    /// Translates the entry function and every function it calls, directly or indirectly.
+    fn translate_reachable(&mut self, bodies: &HashMap<String, &lang_c::span::Node<ast::FunctionDefinition>>) -> Result<()> {
+        let mut todo = vec![self.opts.entry.clone()];
+        let mut done = HashSet::new();
+        while let Some(name) = todo.pop() {
+            if !done.insert(name.clone()) {
+                continue;
+            }
+            let Some(f) = bodies.get(&name) else { continue };
+            self.function_definition(f)?;
+            if let Some(body) = self.procedures.get(&name).and_then(|p| p.body.as_ref()) {
+                for e in &body.edges {
+                    if let ir::Label::Call(c) = &e.label {
+                        todo.push(c.callee.clone());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Assembles the program: globals, procedures, the initialization procedure, the entry.
+    pub fn finish(mut self) -> Result<Program> {
+        let entry = self.opts.entry.clone();
+        let entry_pos = self.procedures.get(&entry).and_then(|p| p.pos.clone());
+        if !self.procedures.contains_key(&entry) {
+            return Err(CError::unsupported(
+                &SourcePos { file: self.file.clone(), line: 0, col: 0 },
+                format!("no definition of the entry function `{entry}`"),
+            ));
+        }
+        let init = crate::stmt::init_procedure(&mut self, entry_pos)?;
+        let mut globals: Vec<Term> =
+            self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
+        if self.uses_memory {
+            globals.extend(crate::memory::memory_vars());
+        }
+        let mut procedures = std::mem::take(&mut self.procedures);
+        procedures.insert(INIT_PROC.to_string(), init);
+        check_calls(&procedures, &self.file)?;
+        let mods = modified_globals(&procedures, &globals);
+        for (name, p) in procedures.iter_mut() {
+            p.modifies = globals.iter().filter(|g| mods.get(name).is_some_and(|m| m.contains(*g))).cloned().collect();
+        }
+        Ok(Program {
+            file: self.file.to_string(),
+            globals,
+            consts: vec![],
+            functions: vec![],
+            axioms: vec![],
+            procedures,
+            entries: vec![entry],
+        })
+    }
+}
+
+/// Checks that every call passes as many arguments as the callee has parameters (calls of
+/// functions declared without a prototype may not).
+fn check_calls(procs: &BTreeMap<String, Procedure>, file: &Arc<str>) -> Result<()> {
+    for p in procs.values() {
+        for e in p.body.iter().flat_map(|b| b.edges.iter()) {
+            if let ir::Label::Call(c) = &e.label {
+                let ok = procs.get(&c.callee).is_some_and(|q| q.params.len() == c.args.len() && q.rets.len() == c.rets.len());
+                if !ok {
+                    let pos = e.pos.clone().unwrap_or(SourcePos { file: file.clone(), line: 0, col: 0 });
+                    return Err(CError::unsupported(&pos, format!("call of `{}` with a different number of arguments than its definition", c.callee)));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The globals each procedure may modify, directly or through calls (a fixpoint on the call graph).
+fn modified_globals(procs: &BTreeMap<String, Procedure>, globals: &[Term]) -> HashMap<String, HashSet<Term>> {
+    let gs: HashSet<&Term> = globals.iter().collect();
+    let mut direct: HashMap<String, HashSet<Term>> = HashMap::new();
+    let mut calls: HashMap<String, Vec<String>> = HashMap::new();
+    for (name, p) in procs {
+        let mut m = HashSet::new();
+        for e in p.body.iter().flat_map(|b| b.edges.iter()) {
+            match &e.label {
+                ir::Label::Stmt(s) => m.extend(s.trans_formula().assigned_vars().into_iter().filter(|v| gs.contains(v))),
+                ir::Label::Call(c) => {
+                    m.extend(c.rets.iter().filter(|v| gs.contains(v)).cloned());
+                    calls.entry(name.clone()).or_default().push(c.callee.clone());
+                }
+            }
+        }
+        direct.insert(name.clone(), m);
+    }
+    loop {
+        let mut changed = false;
+        for (name, callees) in &calls {
+            let mut add = HashSet::new();
+            for c in callees {
+                if let Some(m) = direct.get(c) {
+                    add.extend(m.iter().cloned());
+                }
+            }
+            if let Some(m) = direct.get_mut(name) {
+                let before = m.len();
+                m.extend(add);
+                changed |= m.len() != before;
+            }
+        }
+        if !changed {
+            return direct;
+        }
+    }
+}
+
+/// The identifier a declarator declares.
+pub(crate) fn declarator_name(d: &ast::Declarator) -> Option<String> {
+    match &d.kind.node {
+        ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
+        ast::DeclaratorKind::Declarator(inner) => declarator_name(&inner.node),
+        ast::DeclaratorKind::Abstract => None,
+    }
+}

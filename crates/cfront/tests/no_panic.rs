@@ -1,0 +1,35 @@
+//! Every `.c`/`.i` file of the shared benchmark either translates or gets a diagnostic: the
+//! front end never panics (a panic would surface as an "internal error" diagnostic).
+
+use cfront::{translate_file, COptions};
+use std::path::{Path, PathBuf};
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "c" || x == "i") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn no_panic_on_any_benchmark_file() {
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench");
+    let mut files = vec![];
+    sources(&bench, &mut files);
+    files.sort();
+    let mut internal = vec![];
+    for f in &files {
+        let r = std::panic::catch_unwind(|| translate_file(f, &COptions::default()));
+        match r {
+            Err(_) => internal.push(format!("{}: panic", f.display())),
+            Ok(Err(e)) if e.message.starts_with("internal error") => internal.push(e.to_string()),
+            Ok(_) => {}
+        }
+    }
+    assert!(internal.is_empty(), "{}", internal.join("\n"));
+}
