@@ -274,7 +274,9 @@ impl Fx<'_> {
                     return Err(self.unsupported(pos, "copy of a struct with an array member into an array"));
                 }
                 let leaves = loc.shape.leaves();
-                if leaves.len() != vs.len() || leaves.iter().zip(vs).any(|(l, v)| l.sort != v.sort) {
+                // below an array, a leaf is an SMT array and the value one of its elements
+                let expected = |l: &Term| if loc.index.is_some() { smt::Sort::Int } else { l.sort.clone() };
+                if leaves.len() != vs.len() || leaves.iter().zip(vs).any(|(l, v)| expected(l) != v.sort) {
                     return Err(self.unsupported(pos, "copy of a struct with array members between memory and variables"));
                 }
                 leaves

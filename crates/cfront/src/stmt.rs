@@ -820,11 +820,12 @@ impl Fx<'_> {
                 (CType::Array(elem, None), Some(size)) => {
                     let te = self.typed(size)?;
                     let n = self.int_value(&te)?;
-                    // the size in bytes is computed in the (promoted) type of the length, as
-                    // Ultimate does: a length whose size wraps around gives a smaller array
+                    // the size in bytes is computed in `size_t`: a length whose size wraps
+                    // around gives a smaller array
                     let es = self.tr.layout().size(elem).ok_or_else(|| CError::unsupported(&pos, "array of elements of unknown size"))?;
-                    let lty = crate::types::promote(&te.ty);
-                    let n = if es > 1 && lty.is_integer() {
+                    let lty = self.tr.size_t();
+                    let n = crate::conv::convert(&n, &crate::types::promote(&te.ty), &lty, self.tr.dm());
+                    let n = if es > 1 {
                         let bytes = crate::conv::convert(&smt::build::mul(&[n.clone(), int(es as i64)]), &CType::MathInt, &lty, self.tr.dm());
                         smt::build::int_div(&bytes, &int(es as i64))
                     } else {
