@@ -8,6 +8,11 @@
 //! Floating-point values are opaque: every use of one in an integer or condition is a
 //! nondeterministic value on an edge marked as an over-approximation, as are bitwise operators
 //! that have no cheap exact encoding and calls of functions without a definition.
+//!
+//! Memory: scalars, structs and arrays whose address is never taken stay program variables
+//! (arrays as SMT arrays); pointers are (base, offset) pairs; objects whose address is taken
+//! and heap objects live in typed memory arrays with validity and length tracking (see
+//! `memory`). See `README.md` for the module map.
 
 pub mod acsl;
 mod builder;

@@ -301,7 +301,7 @@ pub fn normalize(s: &str) -> String {
                 }
             }
         }
-        if kind == Tok::Literal && t.contains("\\u") || kind == Tok::Literal && t.contains("\\U") {
+        if kind == Tok::Literal && (t.contains("\\u") || t.contains("\\U")) {
             if let Some(r) = universal_names(t) {
                 edits.push((a, b, r));
             }
