@@ -1,7 +1,7 @@
 //! The state of translating one function body into a control-flow graph, and the primitive
 //! steps every construct is built from: edges, checks (error locations), nondeterministic values.
 
-use crate::builder::Builder;
+use ir::builder::Builder;
 use crate::conv;
 use crate::shape::Shape;
 use crate::translate::Tr;

@@ -15,7 +15,6 @@
 //! `memory`). See `README.md` for the module map.
 
 pub mod acsl;
-mod builder;
 mod consteval;
 pub mod conv;
 mod decl;

@@ -76,7 +76,7 @@ pub(crate) fn init_procedure(tr: &mut Tr, pos: Option<SourcePos>) -> Result<Proc
     let statics = std::mem::take(&mut tr.statics);
     let mut fx = Fx::new(tr, INIT_PROC, pos.clone());
     let r = fx.init_statics(&statics);
-    let (b, locals) = (std::mem::replace(&mut fx.b, crate::builder::Builder::new(None)), std::mem::take(&mut fx.locals));
+    let (b, locals) = (std::mem::replace(&mut fx.b, ir::builder::Builder::new(None)), std::mem::take(&mut fx.locals));
     tr.statics = statics;
     r?;
     Ok(Procedure {
@@ -303,7 +303,7 @@ impl Fx<'_> {
             let exit = self.b.exit;
             self.b.jump(self.cur, exit, None);
         }
-        let b = std::mem::replace(&mut self.b, crate::builder::Builder::new(None));
+        let b = std::mem::replace(&mut self.b, ir::builder::Builder::new(None));
         Ok(Procedure {
             name: self.name.clone(),
             params: ir_params,
