@@ -3,11 +3,11 @@
 use anyhow::{Context, Result};
 use clap::Parser;
 use engines::{Config, Outcome, Source, Stats, Verdict};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Tracery: a software model checker for Boogie (and, soon, C) programs by trace abstraction.
+/// Tracery: a software model checker for C and Boogie programs by trace abstraction.
 ///
 /// Prints `TRUE`, `FALSE(<property>)` or `UNKNOWN` on the first line of stdout, then the
 /// evidence: the error path with values for FALSE, the reason for UNKNOWN.
@@ -18,9 +18,23 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// The program to verify (`.bpl`).
+    /// The program to verify: C (`.c`, preprocessed with `cpp`; `.i`, already preprocessed) or Boogie (`.bpl`).
     #[arg(required = true)]
     file: Option<PathBuf>,
+
+    /// Properties to check in a C program, comma-separated: unreach-call, no-overflow, div-by-zero,
+    /// valid-deref, valid-free, valid-memtrack, valid-memsafety (the three before), valid-memcleanup,
+    /// default (unreach-call, div-by-zero, valid-deref, valid-free), or SV-COMP `.prp` files.
+    #[arg(long, value_name = "LIST", default_value = "default")]
+    property: String,
+
+    /// Sizes of C's integer types: ILP32 (int, long, pointers 32 bits) or LP64 (long and pointers 64 bits).
+    #[arg(long, value_name = "MODEL", default_value = "LP64", value_parser = parse_data_model)]
+    data_model: cfront::DataModel,
+
+    /// The function of a C program where execution starts.
+    #[arg(long, value_name = "NAME", default_value = "main")]
+    entry: String,
 
     /// Give up after this many seconds (wall clock) and answer UNKNOWN.
     #[arg(long, value_name = "SECS", default_value_t = 900.0)]
@@ -77,26 +91,15 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<ExitCode> {
     let start = Instant::now();
     let Some(file) = &cli.file else { anyhow::bail!("no program given") };
-    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let name = file.display().to_string();
-    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if ext != "bpl" {
-        let outcome = Outcome {
-            verdict: Verdict::Unknown(format!("unsupported input `{name}`: only Boogie programs (.bpl) are supported")),
-            stats: Stats::default(),
-        };
-        print!("{}", report::render(&outcome, false));
-        return Ok(ExitCode::SUCCESS);
-    }
-    let program = match boogie::parse_program(&name, &bytes) {
-        Ok(p) => p,
-        Err(e) if e.kind == boogie::ErrorKind::Unsupported => {
-            let outcome = Outcome { verdict: Verdict::Unknown(format!("unsupported: {e}")), stats: Stats::default() };
+    let program = match load(cli, file)? {
+        Loaded::Program(p) => p,
+        Loaded::Unsupported(reason) => {
+            let outcome = Outcome { verdict: Verdict::Unknown(reason), stats: Stats::default() };
             print!("{}", report::render(&outcome, false));
             return Ok(ExitCode::SUCCESS);
         }
-        Err(e) => {
-            eprintln!("{e}");
+        Loaded::Rejected(diagnostic) => {
+            eprintln!("{diagnostic}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -126,6 +129,51 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the front end made of the input file.
+enum Loaded {
+    Program(ir::Program),
+    /// A construct Tracery does not support: the answer is UNKNOWN with this reason.
+    Unsupported(String),
+    /// A syntax or type error: the diagnostic (`file:line:col: ...`), exit code 2.
+    Rejected(String),
+}
+
+/// Translates the input file with the front end its extension names.
+fn load(cli: &Cli, file: &Path) -> Result<Loaded> {
+    let name = file.display().to_string();
+    match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "bpl" => {
+            let bytes = std::fs::read(file).with_context(|| format!("cannot read {name}"))?;
+            Ok(match boogie::parse_program(&name, &bytes) {
+                Ok(p) => Loaded::Program(p),
+                Err(e) if e.kind == boogie::ErrorKind::Unsupported => Loaded::Unsupported(format!("unsupported: {e}")),
+                Err(e) => Loaded::Rejected(e.to_string()),
+            })
+        }
+        "c" | "i" => {
+            anyhow::ensure!(file.is_file(), "cannot read {name}: no such file");
+            let properties = cfront::Property::parse_list(&cli.property).map_err(anyhow::Error::msg)?;
+            let opts = cfront::COptions { data_model: cli.data_model, properties, entry: cli.entry.clone() };
+            Ok(match cfront::translate_file(file, &opts) {
+                Ok(p) => Loaded::Program(p),
+                Err(e) if e.kind == cfront::ErrorKind::Unsupported => Loaded::Unsupported(format!("unsupported: {e}")),
+                Err(e) => Loaded::Rejected(e.to_string()),
+            })
+        }
+        _ => Ok(Loaded::Unsupported(format!(
+            "unsupported input `{name}`: Tracery reads C (.c, .i) and Boogie (.bpl) programs"
+        ))),
+    }
+}
+
+fn parse_data_model(s: &str) -> Result<cfront::DataModel, String> {
+    match s.to_ascii_uppercase().as_str() {
+        "ILP32" => Ok(cfront::DataModel::ILP32),
+        "LP64" => Ok(cfront::DataModel::LP64),
+        _ => Err(format!("unknown data model `{s}` (ILP32 or LP64)")),
+    }
 }
 
 /// Stack size of the engine thread.

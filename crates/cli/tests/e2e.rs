@@ -117,6 +117,61 @@ fn seed_boogie_tasks() {
     }
 }
 
+#[test]
+fn seed_c_tasks() {
+    let Some(bench) = bench() else { return };
+    let seeds = bench.join("seeds");
+    for (name, props, verdict) in [
+        ("lecture-p-flag.c", "default", "TRUE"),
+        ("lecture-p-flag-bug.c", "default", "FALSE(unreach-call)"),
+        ("lecture-malloc-free-bug.c", "default,valid-memsafety", "FALSE(valid-deref)"),
+    ] {
+        let r = tracery(&["--timeout", "60", "--property", props], &seeds.join(name));
+        assert_eq!(r.code, 0, "{name}: {}", r.stderr);
+        assert_eq!(first_line(&r.stdout), verdict, "{name}: {}", r.stdout);
+    }
+    let r = tracery(&[], &seeds.join("lecture-p-flag-bug.c"));
+    assert!(r.stdout.contains("lecture-p-flag-bug.c:11:"), "{}", r.stdout);
+}
+
+/// `sizeof(long) == 4` holds under ILP32 only: the data model decides the verdict.
+#[test]
+fn data_model_decides_the_size_of_long() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cfront/tests/programs/long_size.c");
+    let r = tracery(&["--data-model", "ILP32"], &file);
+    assert_eq!(first_line(&r.stdout), "TRUE", "{}", r.stdout);
+    let r = tracery(&["--data-model", "LP64"], &file);
+    assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);
+}
+
+#[test]
+fn properties_select_what_is_checked() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cfront/tests/programs/signed_overflow.c");
+    let r = tracery(&["--property", "no-overflow"], &file);
+    assert_eq!(first_line(&r.stdout), "FALSE(no-overflow)", "{}", r.stdout);
+    let r = tracery(&["--property", "unreach-call"], &file);
+    assert_eq!(first_line(&r.stdout), "TRUE", "{}", r.stdout);
+    let r = tracery(&["--property", "no-such-property"], &file);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("unknown property `no-such-property`"), "{}", r.stderr);
+}
+
+#[test]
+fn other_inputs_are_unknown_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("tracery-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("program.java");
+    std::fs::write(&file, "class A {}").unwrap();
+    let r = tracery(&[], &file);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(first_line(&r.stdout), "UNKNOWN");
+    assert!(r.stdout.contains("Tracery reads C (.c, .i) and Boogie (.bpl) programs"), "{}", r.stdout);
+    let r = tracery(&[], &dir.join("missing.c"));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("cannot read"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {

@@ -144,6 +144,35 @@ fn solve_linear(a: &Term, b: &Term, vars: &[Term]) -> Option<(Term, Term)> {
     None
 }
 
+/// For a conjunct `t = store(x, i, v)` with a quantified array `x` that occurs in neither `t`
+/// nor `i`: every element of `x` but the one at `i` is fixed by `t`, so `x = store(t, i, w)`
+/// for a fresh element `w`, and the conjunct becomes `t[i] = v[x := store(t, i, w)]`.
+/// `∃x` then becomes `∃w` (arrays are extensional).
+fn store_definition(c: &Term, vars: &[Term]) -> Option<StoreElimination> {
+    let (Some(Op::Eq), [a, b]) = (c.op(), c.args.as_slice()) else { return None };
+    for (t, s) in [(a, b), (b, a)] {
+        let (Some(Op::Store), [x, i, v]) = (s.op(), s.args.as_slice()) else { continue };
+        if !vars.contains(x) || free_vars(t).contains(x) || free_vars(i).contains(x) {
+            continue;
+        }
+        let Sort::Array(_, elem) = &x.sort else { continue };
+        let element = Term::fresh(x.var_name().unwrap_or("x"), (**elem).clone());
+        let value = build::store(t, i, &element);
+        let fact = build::eq(&build::select(t, i), &substitute1(v, x, &value));
+        return Some(StoreElimination { var: x.clone(), element, value, fact });
+    }
+    None
+}
+
+/// The result of [`store_definition`]: `var` is `value` = `store(t, i, element)`; the
+/// conjunct is replaced by `fact`.
+struct StoreElimination {
+    var: Term,
+    element: Term,
+    value: Term,
+    fact: Term,
+}
+
 fn der_exists(vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
     let vars = live_vars(vars, body);
     if vars.is_empty() {
@@ -169,7 +198,21 @@ fn der_exists(vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
             let capture = free_vars(&t).iter().any(|v| inner_bound.contains(v));
             (!capture).then_some((i, x, t))
         });
-        let Some((i, x, t)) = found else { break };
+        let Some((i, x, t)) = found else {
+            // No definition: try to reduce an array variable to one of its elements.
+            let Some((i, elim)) = conj.iter().enumerate().find_map(|(i, c)| Some((i, store_definition(c, &vars)?))) else {
+                break;
+            };
+            conj[i] = elim.fact;
+            conj = conj.iter().map(|c| substitute1(c, &elim.var, &elim.value)).collect();
+            vars.retain(|v| *v != elim.var);
+            vars.push(elim.element);
+            vars = live_vars(&vars, &build::and(&conj));
+            if vars.is_empty() {
+                break;
+            }
+            continue;
+        };
         conj.remove(i);
         conj = conj.iter().map(|c| substitute1(c, &x, &t)).collect();
         vars.retain(|v| *v != x);
@@ -386,6 +429,22 @@ mod tests {
         let (vars, r) = der(Quantifier::Exists, &[x.clone(), b], &body);
         assert!(vars.is_empty(), "{vars:?}");
         assert_equiv(&r, &gt(&sub(&int(3), &y), &z));
+    }
+
+    /// `∃x. m = x[p := x[p][o := 0]] ∧ x[q][0] > 5` (a write to nested memory) has no
+    /// definition of `x`, but `x` is `m` except at `p`: the array is reduced to its elements.
+    #[test]
+    fn der_reduces_a_stored_array_to_its_element() {
+        let int_arr = Sort::array(Sort::Int, Sort::Int);
+        let mem = Sort::array(Sort::Int, int_arr);
+        let (m, x) = (Term::var("m", mem.clone()), Term::var("x", mem));
+        let (p, o, q) = (v("p"), v("o"), v("q"));
+        let write = store(&x, &p, &store(&select(&x, &p), &o, &int(0)));
+        let body = and(&[eq(&m, &write), gt(&select(&select(&x, &q), &int(0)), &int(5))]);
+        let (vars, r) = der(Quantifier::Exists, &[x.clone()], &body);
+        assert!(!r.has_quantifier(), "{r}");
+        assert!(!free_vars(&r).contains(&x), "{r}");
+        assert_equiv(&exists(&vars, &r), &exists(&[x], &body));
     }
 
     #[test]
