@@ -142,6 +142,12 @@ pub fn eq(a: &Term, b: &Term) -> Term {
     if a == b {
         return tt();
     }
+    // a = a[i := v] says only that a[i] = v
+    for (x, y) in [(a, b), (b, a)] {
+        if y.op() == Some(&Op::Store) && y.args[0] == *x {
+            return eq(&select(x, &y.args[1]), &y.args[2]);
+        }
+    }
     if a.is_literal() && b.is_literal() {
         return bool_lit(literal_eq(a, b));
     }

@@ -11,11 +11,11 @@
 use crate::build;
 use crate::linear::{linearize, to_term, LinExpr};
 use crate::sort::Sort;
-use crate::subst::{conjuncts, disjuncts, free_vars, substitute1};
+use crate::subst::{conjuncts, disjuncts, free_vars, substitute, substitute1};
 use crate::term::{Kind, Op, Quantifier, Term};
 use num_rational::BigRational;
 use num_traits::{One, Signed};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Timeout of each Z3 tactic in [`project_exists`] and [`project_forall`].
 pub const DEFAULT_QE_TIMEOUT_MS: u64 = 2_000;
@@ -164,6 +164,68 @@ fn store_definition(c: &Term, vars: &[Term]) -> Option<StoreElimination> {
     None
 }
 
+/// Most distinct reads of one array that [`array_reads`] hands to Ackermann's reduction (it
+/// adds a constraint per pair).
+const MAX_ARRAY_READS: usize = 4;
+
+/// The distinct reads `x[i_1]..[i_n]` (through every dimension, down to a non-array value)
+/// in `t` if an array variable `x` occurs only in such reads, with indices that mention
+/// neither `x` nor a variable bound inside `t` (then `∃x` is `∃` of the read values).
+fn array_reads(t: &Term, x: &Term) -> Option<Vec<Term>> {
+    fn walk(t: &Term, x: &Term, reads: &mut Vec<Term>) -> bool {
+        if t == x {
+            return false;
+        }
+        if let Some(indices) = read_indices(t, x) {
+            if matches!(t.sort, Sort::Array(..)) {
+                return false;
+            }
+            if !reads.contains(t) {
+                reads.push(t.clone());
+            }
+            return indices.iter().all(|i| walk(i, x, reads));
+        }
+        t.args.iter().all(|a| walk(a, x, reads))
+    }
+    if !matches!(x.sort, Sort::Array(..)) {
+        return None;
+    }
+    let mut reads = vec![];
+    if !walk(t, x, &mut reads) || reads.len() > MAX_ARRAY_READS {
+        return None;
+    }
+    let bound = bound_vars(t);
+    let closed = |r: &Term| {
+        let indices = read_indices(r, x).unwrap_or_default();
+        indices.iter().flat_map(free_vars).all(|v| v != *x && !bound.contains(&v))
+    };
+    reads.iter().all(closed).then_some(reads)
+}
+
+/// The indices `[i_1, .., i_n]` if `t` is `x[i_1]..[i_n]` (n ≥ 1).
+fn read_indices(t: &Term, x: &Term) -> Option<Vec<Term>> {
+    let (Some(Op::Select), [a, i]) = (t.op(), t.args.as_slice()) else { return None };
+    let mut indices = if a == x { vec![] } else { read_indices(a, x)? };
+    indices.push(i.clone());
+    Some(indices)
+}
+
+/// Ackermann's reduction of reads `x[..]`: fresh values `v_1..v_k` and the constraint that
+/// reads at equal indices have equal values.
+fn ackermannize(x: &Term, reads: &[Term]) -> (Vec<Term>, Term) {
+    let name = x.var_name().unwrap_or("x");
+    let values: Vec<Term> = reads.iter().map(|r| Term::fresh(name, r.sort.clone())).collect();
+    let indices: Vec<Vec<Term>> = reads.iter().map(|r| read_indices(r, x).unwrap_or_default()).collect();
+    let mut consistency = vec![];
+    for a in 0..reads.len() {
+        for b in a + 1..reads.len() {
+            let same: Vec<Term> = indices[a].iter().zip(&indices[b]).map(|(i, j)| build::eq(i, j)).collect();
+            consistency.push(build::implies(&build::and(&same), &build::eq(&values[a], &values[b])));
+        }
+    }
+    (values, build::and(&consistency))
+}
+
 /// The result of [`store_definition`]: `var` is `value` = `store(t, i, element)`; the
 /// conjunct is replaced by `fact`.
 struct StoreElimination {
@@ -201,7 +263,21 @@ fn der_exists(vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
         let Some((i, x, t)) = found else {
             // No definition: try to reduce an array variable to one of its elements.
             let Some((i, elim)) = conj.iter().enumerate().find_map(|(i, c)| Some((i, store_definition(c, &vars)?))) else {
-                break;
+                // Or replace an array that is only read by its elements.
+                let body = build::and(&conj);
+                let Some((x, reads)) = vars.iter().find_map(|x| Some((x.clone(), array_reads(&body, x)?))) else {
+                    break;
+                };
+                let (elements, consistency) = ackermannize(&x, &reads);
+                let map: HashMap<Term, Term> = reads.into_iter().zip(elements.iter().cloned()).collect();
+                conj = conjuncts(&build::and(&[substitute(&body, &map), consistency]));
+                vars.retain(|v| *v != x);
+                vars.extend(elements);
+                vars = live_vars(&vars, &build::and(&conj));
+                if vars.is_empty() {
+                    break;
+                }
+                continue;
             };
             conj[i] = elim.fact;
             conj = conj.iter().map(|c| substitute1(c, &elim.var, &elim.value)).collect();
@@ -333,41 +409,120 @@ fn distributes(q: Quantifier, body: &Term) -> bool {
     matches!((q, body.op()), (Quantifier::Exists, Some(Op::Or)) | (Quantifier::Forall, Some(Op::And)))
 }
 
+/// Most parts [`to_junction_of_junctions`] may create.
+const MAX_SPREAD: usize = 16;
+
+/// For ∃ over a conjunction with disjunctive conjuncts, the equivalent disjunction of
+/// conjunctions (for ∀ the dual), so that the quantifier distributes over small parts, each
+/// with its own definitions; `None` if there is nothing to spread or it would exceed
+/// [`MAX_SPREAD`] parts.
+fn to_junction_of_junctions(q: Quantifier, body: &Term) -> Option<Term> {
+    let (outer, inner) = match q {
+        Quantifier::Exists => (Op::And, Op::Or),
+        Quantifier::Forall => (Op::Or, Op::And),
+    };
+    if body.op() != Some(&outer) || !body.args.iter().any(|a| a.op() == Some(&inner)) {
+        return None;
+    }
+    let mut parts: Vec<Vec<Term>> = vec![vec![]];
+    for a in &body.args {
+        let choices = if a.op() == Some(&inner) { a.args.clone() } else { vec![a.clone()] };
+        if parts.len() * choices.len() > MAX_SPREAD {
+            return None;
+        }
+        parts = parts.iter().flat_map(|p| choices.iter().map(move |c| [p.clone(), vec![c.clone()]].concat())).collect();
+    }
+    let junction = |op: &Op, ts: &[Term]| if *op == Op::And { build::and(ts) } else { build::or(ts) };
+    Some(junction(&inner, &parts.iter().map(|p| junction(&outer, p)).collect::<Vec<_>>()))
+}
+
 /// An equivalent of `q vars. body` with as few quantifiers as DER, UPD and Z3's `qe-light`
 /// and `qe` (each bounded by `solver_timeout_ms`) achieve; still quantified where they fail.
 pub fn eliminate(q: Quantifier, vars: &[Term], body: &Term, solver_timeout_ms: u64) -> Term {
+    eliminate_with(q, vars, body, Some(solver_timeout_ms))
+}
+
+/// [`eliminate`]; Z3's tactics only if `z3_timeout_ms` is given.
+fn eliminate_with(q: Quantifier, vars: &[Term], body: &Term, z3_timeout_ms: Option<u64>) -> Term {
     let vars = live_vars(vars, body);
     if vars.is_empty() {
         return body.clone();
     }
     if distributes(q, body) {
-        let parts: Vec<Term> = body.args.iter().map(|p| eliminate(q, &vars, p, solver_timeout_ms)).collect();
+        let parts: Vec<Term> = body.args.iter().map(|p| eliminate_with(q, &vars, p, z3_timeout_ms)).collect();
         return match q {
             Quantifier::Exists => build::or(&parts),
             Quantifier::Forall => build::and(&parts),
         };
+    }
+    if let Some(spread) = to_junction_of_junctions(q, body) {
+        return eliminate_with(q, &vars, &spread, z3_timeout_ms);
     }
     let (v, b) = der(q, &vars, body);
     if v.is_empty() {
         return b;
     }
     if distributes(q, &b) {
-        return eliminate(q, &v, &b, solver_timeout_ms);
+        return eliminate_with(q, &v, &b, z3_timeout_ms);
     }
     let (v, b) = upd(q, &v, &b);
     if v.is_empty() {
         return b;
     }
     let f = build::quant(q, &v, &b);
+    let Some(timeout) = z3_timeout_ms else { return f };
+    // A part that is unsatisfiable (∃) or valid (∀) needs no elimination.
+    let trivial = match q {
+        Quantifier::Exists => crate::simplify::is_sat(&b, timeout).map(|sat| (!sat).then(build::ff)),
+        Quantifier::Forall => crate::simplify::is_valid(&b, timeout).map(|valid| valid.then(build::tt)),
+    };
+    if let Some(Some(r)) = trivial {
+        return r;
+    }
     let r = crate::z3backend::with_thread_ctx(|cx| {
-        let light = cx.apply_tactic(&f, "qe-light", solver_timeout_ms).unwrap_or_else(|_| f.clone());
+        let light = cx.apply_tactic(&f, "qe-light", timeout).unwrap_or_else(|_| f.clone());
         if !light.has_quantifier() {
             return Ok(light);
         }
-        Ok(cx.apply_tactic(&light, "qe", solver_timeout_ms).unwrap_or(light))
+        Ok(cx.apply_tactic(&light, "qe", timeout).unwrap_or(light))
     })
     .unwrap_or(f);
-    crate::simplify::simplify(&r)
+    // Z3 may leave quantifiers whose bodies DER and UPD now handle, and unsatisfiable parts.
+    let r = sweep(&crate::simplify::simplify(&r));
+    crate::simplify::simplify(&drop_unsat_parts(&r))
+}
+
+/// Timeout of each satisfiability check of [`drop_unsat_parts`].
+const PART_CHECK_TIMEOUT_MS: u64 = 200;
+
+/// `t` without the disjuncts (also under ∃ and ∧) that Z3 quickly shows unsatisfiable.
+fn drop_unsat_parts(t: &Term) -> Term {
+    match (&t.kind, t.op()) {
+        (_, Some(Op::Or)) => {
+            let parts: Vec<Term> = t
+                .args
+                .iter()
+                .map(drop_unsat_parts)
+                .filter(|p| crate::simplify::is_sat(p, PART_CHECK_TIMEOUT_MS) != Some(false))
+                .collect();
+            build::or(&parts)
+        }
+        (_, Some(Op::And)) => build::and(&t.args.iter().map(drop_unsat_parts).collect::<Vec<_>>()),
+        (Kind::Quant(Quantifier::Exists, _), _) => build::rebuild(t, vec![drop_unsat_parts(&t.args[0])]),
+        _ => t.clone(),
+    }
+}
+
+/// Applies DER and UPD (not Z3) to every quantified subterm of `t`, innermost first.
+fn sweep(t: &Term) -> Term {
+    if !t.has_quantifier() {
+        return t.clone();
+    }
+    let args: Vec<Term> = t.args.iter().map(sweep).collect();
+    match &t.kind {
+        Kind::Quant(q, vars) => eliminate_with(*q, vars, &args[0], None),
+        _ => build::rebuild(t, args),
+    }
 }
 
 fn project(q: Quantifier, phi: &Term, keep: &BTreeSet<Term>) -> Term {
@@ -445,6 +600,27 @@ mod tests {
         assert!(!r.has_quantifier(), "{r}");
         assert!(!free_vars(&r).contains(&x), "{r}");
         assert_equiv(&exists(&vars, &r), &exists(&[x], &body));
+    }
+
+    /// `∃x. x[p][o] = i ∧ x[q][o] > i`: only reads of `x`, so their values replace it.
+    #[test]
+    fn der_replaces_a_read_only_array_by_its_reads() {
+        let mem = Sort::array(Sort::Int, Sort::array(Sort::Int, Sort::Int));
+        let x = Term::var("x", mem);
+        let (p, q, o, i) = (v("p"), v("q"), v("o"), v("i"));
+        let read = |b: &Term| select(&select(&x, b), &o);
+        let body = and(&[eq(&read(&p), &i), gt(&read(&q), &i)]);
+        let (vars, r) = der(Quantifier::Exists, &[x.clone()], &body);
+        assert!(!free_vars(&r).contains(&x), "{r}");
+        assert!(vars.iter().all(|v| v.sort == Sort::Int), "{vars:?}");
+        let r = eliminate(Quantifier::Exists, &vars, &r, 5000);
+        assert!(!r.has_quantifier(), "{r}");
+        assert_equiv(&r, &not(&eq(&p, &q)));
+        // a read at a bound index is not a value of its own
+        let k = v("k");
+        let body = forall(&[k.clone()], &gt(&select(&select(&x, &k), &o), &i));
+        let (vars, _) = der(Quantifier::Exists, &[x.clone()], &body);
+        assert_eq!(vars, vec![x]);
     }
 
     #[test]
