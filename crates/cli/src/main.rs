@@ -40,7 +40,8 @@ struct Cli {
     #[arg(long, value_name = "SECS", default_value_t = 900.0)]
     timeout: f64,
 
-    /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, sp, it-sp, sp-lv.
+    /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, sp, it-sp, sp-lv,
+    /// wp, it-wp, wp-lv, it-wp-lv.
     #[arg(long, value_name = "NAME", default_value = "portfolio")]
     refinement: Source,
 

@@ -75,11 +75,23 @@ fn counterexample_names_the_violated_line() {
     assert!(r.stdout.contains("precondition of call may not hold") && r.stdout.contains("requires-violated.bpl:13:"), "{}", r.stdout);
 }
 
+/// Craig and the four weakest-precondition variants of Newton give the right verdicts on the
+/// own programs and, when the shared benchmark folder is present, on the seed safety tasks.
 #[test]
-fn craig_refinement_gives_the_same_verdicts() {
-    for (name, verdict) in [("count-up.bpl", "TRUE"), ("count-up-bug.bpl", "FALSE(unreach-call)")] {
-        let r = tracery(&["--refinement", "craig"], &own(name));
-        assert_eq!(first_line(&r.stdout), verdict, "{name}: {}", r.stdout);
+fn craig_and_wp_refinements_give_the_same_verdicts() {
+    let mut tasks = vec![(own("count-up.bpl"), "TRUE"), (own("count-up-bug.bpl"), "FALSE(unreach-call)")];
+    if let Some(bench) = bench() {
+        let seeds = bench.join("seeds");
+        for name in ["paper-fig1-arrays.bpl", "paper-live-variables.bpl", "lecture-p-flag.bpl", "lecture-p-flag.c"] {
+            tasks.push((seeds.join(name), "TRUE"));
+        }
+        tasks.push((seeds.join("lecture-p-flag-bug.c"), "FALSE(unreach-call)"));
+    }
+    for source in ["craig", "wp", "it-wp", "wp-lv", "it-wp-lv"] {
+        for (file, verdict) in &tasks {
+            let r = tracery(&["--timeout", "60", "--refinement", source], file);
+            assert_eq!(first_line(&r.stdout), *verdict, "{source} on {}: {}", file.display(), r.stdout);
+        }
     }
 }
 

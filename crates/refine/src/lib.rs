@@ -19,7 +19,7 @@ pub use hoare::{HoareChecker, HoareStats, Validity};
 pub use trace_check::{check_trace, Counterexample, TraceCheck};
 
 use ir::TransFormula;
-use newton::{newton_sp, NewtonOptions};
+use newton::{newton, NewtonOptions, Transformer};
 use smt::build::not;
 use smt::{SatResult, Solver, Term};
 use std::collections::BTreeSet;
@@ -38,6 +38,14 @@ pub enum Source {
     NewtonSpLv,
     /// Plain strongest post along the trace.
     NewtonSp,
+    /// Newton: infeasible core, weakest precondition, past-live-variable projection.
+    NewtonItWpLv,
+    /// Newton: infeasible core and weakest precondition.
+    NewtonItWp,
+    /// Newton: weakest precondition with past-live-variable projection.
+    NewtonWpLv,
+    /// Plain weakest precondition backwards along the trace.
+    NewtonWp,
     /// Craig sequence interpolants by Farkas' lemma (falls back to `NewtonItSpLv`).
     Craig,
     /// Craig, then it-sp-lv, then sp-lv, stopping at the first perfect sequence
@@ -47,35 +55,50 @@ pub enum Source {
 
 impl Source {
     /// Every source, in the order of their names in [`Source::name`].
-    pub const ALL: [Source; 6] = [
+    pub const ALL: [Source; 10] = [
         Source::NewtonItSpLv,
         Source::Craig,
         Source::NewtonSp,
         Source::NewtonItSp,
         Source::NewtonSpLv,
+        Source::NewtonWp,
+        Source::NewtonItWp,
+        Source::NewtonWpLv,
+        Source::NewtonItWpLv,
         Source::Portfolio,
     ];
 
-    /// The name used on the command line (`it-sp-lv`, `craig`, `sp`, `it-sp`, `sp-lv`).
+    /// The name used on the command line (`it-sp-lv`, `craig`, `sp`, `it-sp`, `sp-lv`, `wp`,
+    /// `it-wp`, `wp-lv`, `it-wp-lv`, `portfolio`).
     pub fn name(self) -> &'static str {
         match self {
             Source::NewtonItSpLv => "it-sp-lv",
             Source::NewtonItSp => "it-sp",
             Source::NewtonSpLv => "sp-lv",
             Source::NewtonSp => "sp",
+            Source::NewtonWp => "wp",
+            Source::NewtonItWp => "it-wp",
+            Source::NewtonWpLv => "wp-lv",
+            Source::NewtonItWpLv => "it-wp-lv",
             Source::Craig => "craig",
             Source::Portfolio => "portfolio",
         }
     }
 
-    fn newton_options(self) -> Option<NewtonOptions> {
-        match self {
-            Source::NewtonItSpLv => Some(NewtonOptions { it: true, lv: true }),
-            Source::NewtonItSp => Some(NewtonOptions { it: true, lv: false }),
-            Source::NewtonSpLv => Some(NewtonOptions { it: false, lv: true }),
-            Source::NewtonSp => Some(NewtonOptions { it: false, lv: false }),
-            Source::Craig | Source::Portfolio => None,
-        }
+    /// The Newton variant this source runs, if it is one.
+    pub(crate) fn newton_options(self) -> Option<NewtonOptions> {
+        let (transformer, it, lv) = match self {
+            Source::NewtonItSpLv => (Transformer::Sp, true, true),
+            Source::NewtonItSp => (Transformer::Sp, true, false),
+            Source::NewtonSpLv => (Transformer::Sp, false, true),
+            Source::NewtonSp => (Transformer::Sp, false, false),
+            Source::NewtonItWpLv => (Transformer::Wp, true, true),
+            Source::NewtonItWp => (Transformer::Wp, true, false),
+            Source::NewtonWpLv => (Transformer::Wp, false, true),
+            Source::NewtonWp => (Transformer::Wp, false, false),
+            Source::Craig | Source::Portfolio => return None,
+        };
+        Some(NewtonOptions { transformer, it, lv })
     }
 }
 
@@ -87,7 +110,7 @@ impl fmt::Display for Source {
 
 /// A source name that is not one of [`Source::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, sp, it-sp, sp-lv or portfolio)")]
+#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv or portfolio)")]
 pub struct UnknownSource(pub String);
 
 impl FromStr for Source {
@@ -119,16 +142,13 @@ pub fn assertion_sequence(
     solver: &mut dyn Solver,
 ) -> Result<Sequence, RefineError> {
     let seq = match source.newton_options() {
-        Some(opts) => {
-            let s = newton_sp(trace, core, opts, solver)?;
-            Sequence { preds: s.preds, source_used: source, quantified: s.quantified }
-        }
+        Some(opts) => newton_sequence(source, opts, trace, core, solver)?,
         None => match farkas::farkas_sequence(trace, core, solver) {
             Ok(preds) => Sequence { quantified: count_quantified(&preds), preds, source_used: Source::Craig },
             Err(RefineError::NotApplicable(why)) => {
                 tracing::debug!("Farkas interpolation not applicable ({why}); falling back to it-sp-lv");
-                let s = newton_sp(trace, core, NewtonOptions { it: true, lv: true }, solver)?;
-                Sequence { preds: s.preds, source_used: Source::NewtonItSpLv, quantified: s.quantified }
+                let it_sp_lv = NewtonOptions { transformer: Transformer::Sp, it: true, lv: true };
+                newton_sequence(Source::NewtonItSpLv, it_sp_lv, trace, core, solver)?
             }
             Err(e) => return Err(e),
         },
@@ -140,6 +160,18 @@ pub fn assertion_sequence(
         seq.preds
     );
     Ok(seq)
+}
+
+/// The Newton sequence for `opts`, reported as coming from `source`.
+fn newton_sequence(
+    source: Source,
+    opts: NewtonOptions,
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+) -> Result<Sequence, RefineError> {
+    let s = newton(trace, core, opts, solver)?;
+    Ok(Sequence { preds: s.preds, source_used: source, quantified: s.quantified })
 }
 
 fn count_quantified(preds: &[Term]) -> usize {

@@ -1,25 +1,51 @@
-//! The Newton family of assertion sources with strongest post: `sp`, `it-sp`, `sp-lv`, `it-sp-lv`.
+//! The Newton family of assertion sources: strongest post (`sp`, `it-sp`, `sp-lv`, `it-sp-lv`)
+//! and weakest precondition (`wp`, `it-wp`, `wp-lv`, `it-wp-lv`).
 //!
 //! `IT` replaces the steps outside an unsat core by their abstraction (Dietsch et al., "Craig vs.
 //! Newton", Def. 4.1: `assume φ` becomes `assume true`, `x := e` and `havoc x` become `havoc x`);
-//! `SP` applies the strongest post along the (abstracted) trace from `true`; `LV` projects each
-//! assertion existentially onto the variables future-live at its position (Def. 5.1).
+//! `SP` applies the strongest post along the (abstracted) trace from `true`, `WP` the weakest
+//! precondition backwards from `false`; `LV` projects each assertion onto the live variables
+//! (Def. 5.1/5.2): existentially onto the future-live ones after `SP`, universally onto the
+//! past-live ones after `WP`.
 
 use crate::error::RefineError;
-use crate::transformer::{project_away, sp};
+use crate::transformer::{sp, wp};
 use ir::TransFormula;
-use smt::build::{ff, tt};
+use smt::build::{ff, not, tt};
+use smt::qe::{project_exists, project_forall};
 use smt::simplify::simplify;
+use smt::subst::free_vars;
 use smt::{SatResult, Solver, Term};
 use std::collections::BTreeSet;
 
-/// Which optional steps of the Newton algorithm to take.
+/// The predicate transformer a Newton variant runs along the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Transformer {
+    /// Strongest post, forwards from `true`.
+    Sp,
+    /// Weakest precondition, backwards from `false`.
+    Wp,
+}
+
+/// Which transformer and which optional steps of the Newton algorithm to take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct NewtonOptions {
+    pub transformer: Transformer,
     /// Abstract the trace to its infeasible core (`IT`).
     pub it: bool,
-    /// Project each assertion onto the future-live variables (`LV`).
+    /// Project each assertion onto the live variables (`LV`).
     pub lv: bool,
+}
+
+impl NewtonOptions {
+    /// The variant's name (`it-sp-lv`, `wp`, ...), for messages.
+    pub fn name(self) -> String {
+        let core = match self.transformer {
+            Transformer::Sp => "sp",
+            Transformer::Wp => "wp",
+        };
+        format!("{}{core}{}", if self.it { "it-" } else { "" }, if self.lv { "-lv" } else { "" })
+    }
 }
 
 /// An assertion sequence computed by Newton, with the number of assertions left quantified.
@@ -63,24 +89,48 @@ pub fn future_live(trace: &[TransFormula]) -> Vec<BTreeSet<Term>> {
     fl
 }
 
-/// Checks that a final assertion is unsatisfiable (it must be, for an infeasible trace).
-pub(crate) fn ensure_false(last: &Term, solver: &mut dyn Solver, what: &str) -> Result<(), RefineError> {
-    if last.is_false() {
+/// `pl[i]`: the variables past-live at position `i` (read or written by a step up to `i` and
+/// not havocked by any step after it up to `i`); `n + 1` sets, `pl[0]` empty.
+pub fn past_live(trace: &[TransFormula]) -> Vec<BTreeSet<Term>> {
+    let mut pl = vec![BTreeSet::new(); trace.len() + 1];
+    for (i, tf) in trace.iter().enumerate() {
+        let (related, havocked) = related_and_havocked(tf);
+        pl[i + 1] = pl[i].union(&related).filter(|x| !havocked.contains(*x)).cloned().collect();
+    }
+    pl
+}
+
+/// The variables `tf` reads or writes, and those it havocs. A large block has no syntax to
+/// tell, so "havocs" means assigned with an out-instance the formula leaves unconstrained: only
+/// then may the value after the step differ freely, which the universal projection relies on.
+fn related_and_havocked(tf: &TransFormula) -> (BTreeSet<Term>, BTreeSet<Term>) {
+    let fv = free_vars(&tf.formula);
+    let (written, havocked): (BTreeSet<Term>, BTreeSet<Term>) =
+        tf.assigned_vars().into_iter().partition(|x| fv.contains(&tf.out_vars[x]));
+    let mut related = tf.read_vars();
+    related.extend(written);
+    (related, havocked)
+}
+
+/// Checks that an end assertion of a sequence (the last one, or the negated first one) is
+/// unsatisfiable, as it must be for an infeasible trace.
+fn ensure_unsat(t: &Term, solver: &mut dyn Solver, what: &str) -> Result<(), RefineError> {
+    if t.is_false() {
         return Ok(());
     }
     solver.push();
-    solver.assert(last);
+    solver.assert(t);
     let r = solver.check();
     solver.pop();
     match r {
         SatResult::Unsat => Ok(()),
-        SatResult::Sat => Err(RefineError::NotInfeasible(format!("{what}: final assertion {last} is satisfiable"))),
-        SatResult::Unknown(why) => Err(RefineError::Unknown(format!("{what}: final assertion: {why}"))),
+        SatResult::Sat => Err(RefineError::NotInfeasible(format!("{what} {t} is satisfiable"))),
+        SatResult::Unknown(why) => Err(RefineError::Unknown(format!("{what}: {why}"))),
     }
 }
 
-/// The Newton sequence with strongest post along `trace` (abstracted by `core` if `opts.it`).
-pub fn newton_sp(
+/// The Newton sequence for `trace` (abstracted by `core` if `opts.it`).
+pub fn newton(
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     opts: NewtonOptions,
@@ -93,39 +143,52 @@ pub fn newton_sp(
     } else {
         trace
     };
-    let all_vars: BTreeSet<Term> = steps.iter().flat_map(crate::ssa::mentioned_vars).collect();
-    let live = if opts.lv { Some(future_live(steps)) } else { None };
-    let mut preds = Vec::with_capacity(steps.len() + 1);
-    preds.push(tt());
-    let mut cur = tt();
-    for (i, tf) in steps.iter().enumerate() {
-        let mut next = sp(&cur, tf);
-        if let Some(live) = &live {
-            let dead: BTreeSet<Term> = all_vars.iter().filter(|x| !live[i + 1].contains(*x)).cloned().collect();
-            next = project_away(&next, &dead);
-        }
-        let next = simplify(&next);
-        preds.push(next.clone());
-        cur = next;
-    }
-    let name = name_of(opts);
-    if let Some(last) = preds.last() {
-        ensure_false(last, solver, name)?;
-    }
-    if let Some(last) = preds.last_mut() {
-        *last = ff();
-    }
+    let mut preds = match opts.transformer {
+        Transformer::Sp => sp_sequence(steps, opts.lv),
+        Transformer::Wp => wp_sequence(steps, opts.lv),
+    };
+    // The ends are `true` and `false` only up to equivalence (and only if the trace is
+    // infeasible, and the solver can tell): check that, then make them literal.
+    let n = steps.len();
+    let name = opts.name();
+    ensure_unsat(&not(&preds[0]), solver, &format!("{name}: negated first assertion"))?;
+    ensure_unsat(&preds[n], solver, &format!("{name}: final assertion"))?;
+    preds[0] = tt();
+    preds[n] = ff();
     let quantified = preds.iter().filter(|p| p.has_quantifier()).count();
     Ok(NewtonSequence { preds, quantified })
 }
 
-fn name_of(opts: NewtonOptions) -> &'static str {
-    match (opts.it, opts.lv) {
-        (true, true) => "it-sp-lv",
-        (true, false) => "it-sp",
-        (false, true) => "sp-lv",
-        (false, false) => "sp",
+/// Strongest posts from `true`; with `lv`, each projected existentially onto the future-live
+/// variables (the next post starts from the projection, which keeps the sequence inductive).
+fn sp_sequence(steps: &[TransFormula], lv: bool) -> Vec<Term> {
+    let live = lv.then(|| future_live(steps));
+    let mut preds = Vec::with_capacity(steps.len() + 1);
+    preds.push(tt());
+    for (i, tf) in steps.iter().enumerate() {
+        let mut post = sp(&preds[i], tf);
+        if let Some(live) = &live {
+            post = project_exists(&post, &live[i + 1]);
+        }
+        preds.push(simplify(&post));
     }
+    preds
+}
+
+/// Weakest preconditions backwards from `false`; with `lv`, each projected universally onto
+/// the past-live variables. The projection only strengthens, so `{I_i} st {I_{i+1}}` holds by
+/// construction; that `I_0` stays valid is what liveness buys (and [`newton`] checks).
+fn wp_sequence(steps: &[TransFormula], lv: bool) -> Vec<Term> {
+    let live = lv.then(|| past_live(steps));
+    let mut preds = vec![ff(); steps.len() + 1];
+    for (i, tf) in steps.iter().enumerate().rev() {
+        let mut pre = wp(tf, &preds[i + 1]);
+        if let Some(live) = &live {
+            pre = project_forall(&pre, &live[i]);
+        }
+        preds[i] = simplify(&pre);
+    }
+    preds
 }
 
 #[cfg(test)]
@@ -135,23 +198,57 @@ mod tests {
     use smt::build::{add, ge, int, not};
     use smt::Sort;
 
-    #[test]
-    fn future_live_of_the_lv_example() {
-        let k = Term::var("k", Sort::Int);
-        let y = Term::var("y", Sort::Int);
-        let trace: Vec<TransFormula> = [
+    fn vars() -> (Term, Term) {
+        (Term::var("k", Sort::Int), Term::var("y", Sort::Int))
+    }
+
+    fn set(v: &[&Term]) -> BTreeSet<Term> {
+        v.iter().map(|t| (*t).clone()).collect()
+    }
+
+    fn trace_of(stmts: &[Stmt]) -> Vec<TransFormula> {
+        stmts.iter().map(|s| s.trans_formula()).collect()
+    }
+
+    /// The paper's live-variable example: `k := 0; assume y >= k; k := y; y := y + k; assume y < 0`.
+    fn lv_example() -> Vec<TransFormula> {
+        let (k, y) = vars();
+        trace_of(&[
             Stmt::Assign(vec![(k.clone(), int(0))]),
             Stmt::Assume(ge(&y, &k)),
             Stmt::Assign(vec![(k.clone(), y.clone())]),
             Stmt::Assign(vec![(y.clone(), add(&[y.clone(), k.clone()]))]),
             Stmt::Assume(not(&ge(&y, &int(0)))),
-        ]
-        .iter()
-        .map(|s| s.trans_formula())
-        .collect();
-        let fl = future_live(&trace);
-        let set = |v: &[&Term]| v.iter().map(|t| (*t).clone()).collect::<BTreeSet<Term>>();
+        ])
+    }
+
+    #[test]
+    fn future_live_of_the_lv_example() {
+        let (k, y) = vars();
+        let fl = future_live(&lv_example());
         assert_eq!(fl, vec![set(&[&y]), set(&[&y, &k]), set(&[&y]), set(&[&y, &k]), set(&[&y]), set(&[])]);
+    }
+
+    #[test]
+    fn past_live_of_the_lv_example() {
+        let (k, y) = vars();
+        let pl = past_live(&lv_example());
+        // y is untouched before `assume y >= k`: its value is still the arbitrary initial one.
+        assert_eq!(pl, vec![set(&[]), set(&[&k]), set(&[&k, &y]), set(&[&k, &y]), set(&[&k, &y]), set(&[&k, &y])]);
+    }
+
+    /// A havoc ends past liveness, also inside a large block; a constrained write does not.
+    #[test]
+    fn past_live_ends_at_a_havoc() {
+        let (k, y) = vars();
+        let trace = trace_of(&[
+            Stmt::Assume(ge(&y, &k)),
+            Stmt::Havoc(vec![k.clone()]),
+            Stmt::Seq(vec![Stmt::Assume(ge(&k, &int(0))), Stmt::Havoc(vec![y.clone()])]),
+            Stmt::Choice(vec![Stmt::Assign(vec![(y.clone(), int(1))]), Stmt::Assign(vec![(y.clone(), int(2))])]),
+        ]);
+        let pl = past_live(&trace);
+        assert_eq!(pl, vec![set(&[]), set(&[&k, &y]), set(&[&y]), set(&[&k]), set(&[&k, &y])]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! invariants of that program), otherwise keep every sequence found.
 
 use crate::hoare::{HoareChecker, Validity};
-use crate::newton::{newton_sp, NewtonOptions};
+use crate::newton::newton;
 use crate::{farkas, RefineError, Sequence, Source};
 use ir::TransFormula;
 use smt::build::and;
@@ -35,12 +35,9 @@ fn sequence_from(
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
 ) -> Result<Sequence, RefineError> {
-    let preds = match source {
-        Source::Craig => farkas::farkas_sequence(trace, core, solver)?,
-        Source::NewtonItSpLv => newton_sp(trace, core, NewtonOptions { it: true, lv: true }, solver)?.preds,
-        Source::NewtonSpLv => newton_sp(trace, core, NewtonOptions { it: false, lv: true }, solver)?.preds,
-        Source::NewtonItSp => newton_sp(trace, core, NewtonOptions { it: true, lv: false }, solver)?.preds,
-        Source::NewtonSp | Source::Portfolio => newton_sp(trace, core, NewtonOptions { it: false, lv: false }, solver)?.preds,
+    let preds = match source.newton_options() {
+        Some(opts) => newton(trace, core, opts, solver)?.preds,
+        None => farkas::farkas_sequence(trace, core, solver)?,
     };
     Ok(Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source })
 }

@@ -5,7 +5,7 @@ use ir::TransFormula;
 use smt::build::{and2, ff, implies, tt};
 use smt::subst::substitute;
 use smt::{Quantifier, Term};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 fn fresh_like(t: &Term) -> Term {
     Term::fresh(t.var_name().unwrap_or("v"), t.sort.clone())
@@ -87,14 +87,4 @@ pub fn wp(tf: &TransFormula, post: &Term) -> Term {
     }
     let (vars, body) = wp_parts(tf, post);
     smt::qe::eliminate(Quantifier::Forall, &vars, &body, QE_TIMEOUT_MS)
-}
-
-/// `∃ drop. phi`, quantifiers eliminated where possible.
-pub fn project_away(phi: &Term, drop: &BTreeSet<Term>) -> Term {
-    let fv = smt::subst::free_vars(phi);
-    let drop: Vec<Term> = drop.iter().filter(|v| fv.contains(*v)).cloned().collect();
-    if drop.is_empty() {
-        return phi.clone();
-    }
-    smt::qe::eliminate(Quantifier::Exists, &drop, phi, QE_TIMEOUT_MS)
 }

@@ -4,7 +4,7 @@ use ir::{Stmt, TransFormula};
 use num_bigint::BigInt;
 use refine::farkas::farkas_sequence;
 use refine::hoare::{sp, wp, HoareChecker, Validity};
-use refine::{assertion_sequence, check_trace, is_inductive, RefineError, Source, TraceCheck};
+use refine::{assertion_sequence, check_trace, is_inductive, RefineError, Sequence, Source, TraceCheck};
 use smt::build::*;
 use smt::subst::free_vars;
 use smt::z3backend::Z3Solver;
@@ -81,11 +81,31 @@ fn lv_example() -> Vec<TransFormula> {
     ]
 }
 
+/// The sequence of `src` for an infeasible trace, checked: `n + 1` assertions from literal
+/// `true` to literal `false`, inductive for the trace.
+fn checked_sequence(src: Source, name: &str, trace: &[TransFormula], core: &BTreeSet<usize>, s: &mut dyn Solver) -> Sequence {
+    let seq = assertion_sequence(src, trace, core, s).unwrap_or_else(|e| panic!("{name}/{src}: {e}"));
+    if std::env::var("SHOW").is_ok() {
+        eprintln!("{name}/{src} core={core:?} used={} q={}: {:?}", seq.source_used, seq.quantified, seq.preds);
+    }
+    assert_eq!(seq.preds.len(), trace.len() + 1, "{name}/{src}");
+    assert!(seq.preds[0].is_true(), "{name}/{src}");
+    assert!(seq.preds[trace.len()].is_false(), "{name}/{src}");
+    assert!(is_inductive(&seq.preds, trace, s), "{name}/{src}: {:?}", seq.preds);
+    assert_eq!(seq.quantified, seq.preds.iter().filter(|p| p.has_quantifier()).count(), "{name}/{src}");
+    seq
+}
+
+/// The weakest-precondition sources.
+const WP_SOURCES: [Source; 4] = [Source::NewtonWp, Source::NewtonItWp, Source::NewtonWpLv, Source::NewtonItWpLv];
+
 /// Infeasible traces for every source; the bool says whether Farkas applies.
 fn infeasible_traces() -> Vec<(&'static str, Vec<TransFormula>, bool)> {
     let (x, y, z, w, i, n) = (iv("x"), iv("y"), iv("z"), iv("w"), iv("i"), iv("n"));
     let (r, s) = (rv("r"), rv("s"));
     vec![
+        ("fig1", fig1().0, false),
+        ("lv-example", lv_example(), true),
         (
             "linear",
             vec![assign(&x, int(0)), assign(&y, add(&[x.clone(), int(1)])), assume(le(&y, &int(0)))],
@@ -216,6 +236,44 @@ fn live_variables_drop_k() {
     assert!(is_inductive(&plain.preds, &trace, &mut s));
 }
 
+/// WP on the paper's examples: the irrelevant `x` of Fig. 1 never occurs (unlike SP, WP needs
+/// no core for that: nothing after `x := x + 1` reads `x`); in the
+/// live-variable example `y` is not past-live before `assume y >= k`, so `wp-lv` projects it
+/// away universally: `∀y. y >= k → y >= 0` is `k >= 0`.
+#[test]
+fn wp_variants_on_the_paper_examples() {
+    let mut s = solver();
+    let (trace, x) = fig1();
+    let core = infeasible_core(&trace, &mut s);
+    for src in WP_SOURCES {
+        let seq = checked_sequence(src, "fig1", &trace, &core, &mut s);
+        assert!(seq.preds.iter().all(|p| !free_vars(p).contains(&x)), "{src}: {:?}", seq.preds);
+    }
+    let trace = lv_example();
+    let (k, y) = (iv("k"), iv("y"));
+    let core = infeasible_core(&trace, &mut s);
+    for src in WP_SOURCES {
+        let seq = checked_sequence(src, "lv", &trace, &core, &mut s);
+        let lv = src == Source::NewtonWpLv || src == Source::NewtonItWpLv;
+        let expected = if lv { ge(&k, &int(0)) } else { implies(&ge(&y, &k), &ge(&y, &int(0))) };
+        assert!(valid(&eq(&seq.preds[1], &expected), &mut s), "{src}: I_1 = {}", seq.preds[1]);
+        assert!(valid(&eq(&seq.preds[2], &ge(&y, &int(0))), &mut s), "{src}: I_2 = {}", seq.preds[2]);
+    }
+}
+
+/// A WP sequence whose first assertion is not valid is an error, never a sequence: here the
+/// trace is feasible, so `wp(trace, false)` is not `true`.
+#[test]
+fn wp_variants_reject_a_feasible_trace() {
+    let x = iv("x");
+    let trace = vec![havoc(&[&x]), assume(gt(&x, &int(0)))];
+    let mut s = solver();
+    for src in WP_SOURCES {
+        let r = assertion_sequence(src, &trace, &BTreeSet::new(), &mut s);
+        assert!(matches!(r, Err(RefineError::NotInfeasible(_))), "{src}: {r:?}");
+    }
+}
+
 #[test]
 fn feasible_trace_gives_counterexample() {
     let x = iv("x");
@@ -248,15 +306,7 @@ fn every_source_is_inductive_on_infeasible_traces() {
     for (name, trace, farkas_applies) in infeasible_traces() {
         let core = infeasible_core(&trace, &mut s);
         for src in Source::ALL {
-            let seq = assertion_sequence(src, &trace, &core, &mut s)
-                .unwrap_or_else(|e| panic!("{name}/{src}: {e}"));
-            if std::env::var("SHOW").is_ok() {
-                eprintln!("{name}/{src} core={core:?} used={} q={}: {:?}", seq.source_used, seq.quantified, seq.preds);
-            }
-            assert_eq!(seq.preds.len(), trace.len() + 1, "{name}/{src}");
-            assert!(seq.preds[0].is_true(), "{name}/{src}");
-            assert!(seq.preds[trace.len()].is_false(), "{name}/{src}");
-            assert!(is_inductive(&seq.preds, &trace, &mut s), "{name}/{src}: {:?}", seq.preds);
+            let seq = checked_sequence(src, name, &trace, &core, &mut s);
             if src == Source::Craig || src == Source::Portfolio {
                 let expected = if farkas_applies { Source::Craig } else { Source::NewtonItSpLv };
                 assert_eq!(seq.source_used, expected, "{name}");
@@ -378,7 +428,10 @@ fn source_names_round_trip() {
         assert_eq!(src.name().parse::<Source>().unwrap(), src);
     }
     assert_eq!("it-sp-lv".parse::<Source>().unwrap(), Source::NewtonItSpLv);
-    assert!("wp".parse::<Source>().is_err());
+    assert!("wlp".parse::<Source>().is_err());
+    for (name, src) in ["wp", "it-wp", "wp-lv", "it-wp-lv"].into_iter().zip(WP_SOURCES) {
+        assert_eq!(name.parse::<Source>().unwrap(), src);
+    }
     assert_eq!(Source::default(), Source::NewtonItSpLv);
 }
 
