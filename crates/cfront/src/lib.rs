@@ -80,11 +80,12 @@ impl Property {
     /// Parses a comma-separated list of property names (`unreach-call`, `no-overflow`,
     /// `div-by-zero`, `valid-deref`, `valid-free`, `valid-memtrack`, `valid-memsafety`,
     /// `valid-memcleanup`, `default`) or paths of SV-COMP `.prp` files.
-    pub fn parse_list(spec: &str) -> Result<BTreeSet<Property>, String> {
+    pub fn parse_list(spec: &str) -> Result<BTreeSet<Property>, PropertyError> {
         let mut out = BTreeSet::new();
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             if item.ends_with(".prp") {
-                let text = std::fs::read(item).map_err(|e| format!("cannot read property file {item}: {e}"))?;
+                let text = std::fs::read(item)
+                    .map_err(|e| PropertyError::Invalid(format!("cannot read property file {item}: {e}")))?;
                 out.extend(Property::from_prp(&preprocess::decode(&text))?);
                 continue;
             }
@@ -93,19 +94,14 @@ impl Property {
                 "valid-memsafety" => {
                     out.extend([Property::ValidDeref, Property::ValidFree, Property::ValidMemtrack]);
                 }
+                _ if UNCHECKED_PROPERTIES.contains(&item) => {
+                    return Err(PropertyError::Unsupported(format!("the property `{item}` is not checked by Tracery")));
+                }
                 _ => {
-                    let p = [
-                        Property::UnreachCall,
-                        Property::NoOverflow,
-                        Property::DivByZero,
-                        Property::ValidDeref,
-                        Property::ValidFree,
-                        Property::ValidMemtrack,
-                        Property::ValidMemcleanup,
-                    ]
-                    .into_iter()
-                    .find(|p| p.name() == item)
-                    .ok_or_else(|| format!("unknown property `{item}`"))?;
+                    let p = Property::ALL
+                        .into_iter()
+                        .find(|p| p.name() == item)
+                        .ok_or_else(|| PropertyError::Invalid(format!("unknown property `{item}`")))?;
                     out.insert(p);
                 }
             }
@@ -113,8 +109,19 @@ impl Property {
         Ok(out)
     }
 
+    /// Every property, in the order of [`Property::name`].
+    pub const ALL: [Property; 7] = [
+        Property::UnreachCall,
+        Property::NoOverflow,
+        Property::DivByZero,
+        Property::ValidDeref,
+        Property::ValidFree,
+        Property::ValidMemtrack,
+        Property::ValidMemcleanup,
+    ];
+
     /// The properties an SV-COMP property file (`CHECK( init(main()), LTL(...) )`) asks for.
-    pub fn from_prp(text: &str) -> Result<BTreeSet<Property>, String> {
+    pub fn from_prp(text: &str) -> Result<BTreeSet<Property>, PropertyError> {
         let mut out = BTreeSet::new();
         for line in text.lines().filter(|l| l.contains("CHECK")) {
             if line.contains("call(reach_error())") || line.contains("call(__VERIFIER_error())") {
@@ -130,14 +137,29 @@ impl Property {
             } else if line.contains("valid-memcleanup") {
                 out.insert(Property::ValidMemcleanup);
             } else {
-                return Err(format!("unsupported property: {}", line.trim()));
+                return Err(PropertyError::Unsupported(format!("the property {} is not checked by Tracery", line.trim())));
             }
         }
         if out.is_empty() {
-            return Err("no property found in the property file".into());
+            return Err(PropertyError::Invalid("no property found in the property file".into()));
         }
         Ok(out)
     }
+}
+
+/// SV-COMP properties Tracery knows by name but does not check (a request for one is
+/// answered UNKNOWN, never TRUE).
+pub const UNCHECKED_PROPERTIES: [&str; 4] = ["termination", "no-data-race", "def-behavior", "valid-memsafety-concurrent"];
+
+/// Why a property list was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PropertyError {
+    /// Not a property name or property file (a usage error).
+    #[error("{0}")]
+    Invalid(String),
+    /// A property Tracery does not check.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// Options of the C front end.

@@ -144,8 +144,22 @@ enum Loaded {
 /// Translates the input file with the front end its extension names.
 fn load(cli: &Cli, file: &Path) -> Result<Loaded> {
     let name = file.display().to_string();
+    let properties = match cfront::Property::parse_list(&cli.property) {
+        Ok(p) => p,
+        Err(cfront::PropertyError::Unsupported(reason)) => return Ok(Loaded::Unsupported(reason)),
+        Err(e) => anyhow::bail!("{e}"),
+    };
     match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "bpl" => {
+            let unreach_call = [cfront::Property::UnreachCall].into();
+            let fits = |p: &&str| BOOGIE_PROPERTIES.contains(p) || cfront::Property::parse_list(p).is_ok_and(|s| s == unreach_call);
+            let extra: Vec<&str> = cli.property.split(',').map(str::trim).filter(|p| !p.is_empty() && !fits(p)).collect();
+            if !extra.is_empty() {
+                return Ok(Loaded::Unsupported(format!(
+                    "a Boogie program is checked for its assertions and contracts only (unreach-call), not for {}",
+                    extra.join(", ")
+                )));
+            }
             let bytes = std::fs::read(file).with_context(|| format!("cannot read {name}"))?;
             Ok(match boogie::parse_program(&name, &bytes) {
                 Ok(p) => Loaded::Program(p),
@@ -155,7 +169,6 @@ fn load(cli: &Cli, file: &Path) -> Result<Loaded> {
         }
         "c" | "i" => {
             anyhow::ensure!(file.is_file(), "cannot read {name}: no such file");
-            let properties = cfront::Property::parse_list(&cli.property).map_err(anyhow::Error::msg)?;
             let opts = cfront::COptions { data_model: cli.data_model, properties, entry: cli.entry.clone() };
             Ok(match cfront::translate_file(file, &opts) {
                 Ok(p) => Loaded::Program(p),
@@ -168,6 +181,9 @@ fn load(cli: &Cli, file: &Path) -> Result<Loaded> {
         ))),
     }
 }
+
+/// The `--property` values that fit a Boogie program: its assertions are `unreach-call`.
+const BOOGIE_PROPERTIES: [&str; 2] = ["default", "unreach-call"];
 
 fn parse_data_model(s: &str) -> Result<cfront::DataModel, String> {
     match s.to_ascii_uppercase().as_str() {

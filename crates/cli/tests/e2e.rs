@@ -163,6 +163,11 @@ fn properties_select_what_is_checked() {
     assert_eq!(first_line(&r.stdout), "FALSE(no-overflow)", "{}", r.stdout);
     let r = tracery(&["--property", "unreach-call"], &file);
     assert_eq!(first_line(&r.stdout), "TRUE", "{}", r.stdout);
+    // a property Tracery does not check is never answered TRUE
+    let r = tracery(&["--property", "termination"], &file);
+    assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
+    let r = tracery(&["--property", "no-overflow"], &own("count-up.bpl"));
+    assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
     let r = tracery(&["--property", "no-such-property"], &file);
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert!(r.stderr.contains("unknown property `no-such-property`"), "{}", r.stderr);
