@@ -52,6 +52,10 @@ struct Cli {
     #[arg(long)]
     json_stats: bool,
 
+    /// Print the whole result (verdict, counterexample or invariants, statistics) as one JSON object.
+    #[arg(long)]
+    json: bool,
+
     /// Print the program model (control-flow graphs) in Boogie syntax and exit.
     #[arg(long)]
     dump_ir: bool,
@@ -123,6 +127,10 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Err(e) => anyhow::bail!("cannot start the verification engine: {e}"),
     };
     if guard.disarm() {
+        if cli.json {
+            println!("{}", report::render_json(&outcome));
+            return Ok(ExitCode::SUCCESS);
+        }
         print!("{}", report::render(&outcome, cli.stats || cli.json_stats));
         if cli.json_stats {
             println!("{}", report::stats_json(&outcome.stats));

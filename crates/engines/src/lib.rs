@@ -2,6 +2,7 @@
 //! reachable and by which path, or proves that none is; it never prints.
 
 pub mod automizer;
+mod cex;
 mod predicate_dfa;
 
 use ir::{SourcePos, Stmt, Violation};
@@ -38,6 +39,21 @@ pub struct CexStep {
     pub stmt: Stmt,
     /// Values of the variables the trace mentions, after the step.
     pub values: BTreeMap<Term, Term>,
+    /// The variables the step assigns.
+    pub assigned: Vec<Term>,
+    /// For a step that takes one side of a two-way branch: whether the condition holds.
+    pub branch: Option<bool>,
+    /// The value an input function returned in this step.
+    pub nondet: Option<NondetValue>,
+}
+
+/// A value chosen by an input function (`__VERIFIER_nondet_int()`).
+#[derive(Clone, Debug)]
+pub struct NondetValue {
+    pub function: String,
+    /// The C type of the value.
+    pub ctype: String,
+    pub value: Term,
 }
 
 /// A feasible error path.
@@ -49,6 +65,9 @@ pub struct Counterexample {
     /// Values before the first step.
     pub initial: BTreeMap<Term, Term>,
     pub steps: Vec<CexStep>,
+    /// Whether the steps are the program's own statements; false when the solver could not
+    /// resolve the large blocks of the error trace (the steps are then large blocks).
+    pub source_steps: bool,
 }
 
 /// The answer of an engine.
@@ -100,8 +119,8 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     for entry in &program.entries {
         let verdict = match ir::prepare(program, entry) {
             Ok(cfg) => {
-                let cfg = if config.large_blocks { ir::large_block_encoding(&cfg) } else { cfg };
-                automizer::verify_cfg(entry, &cfg, config, &mut stats)
+                let encoded = if config.large_blocks { ir::large_block_encoding(&cfg) } else { cfg.clone() };
+                automizer::verify_cfg(entry, &cfg, &encoded, config, &mut stats)
             }
             Err(e) => Verdict::Unknown(format!("{entry}: {e}")),
         };

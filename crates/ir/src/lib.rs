@@ -8,7 +8,7 @@ pub mod print;
 pub mod stmt;
 
 pub use cfg::{
-    old_name, old_var, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Procedure, Program, SourcePos, Spec,
+    old_name, old_var, Block, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Nondet, Procedure, Program, SourcePos, Spec,
     Violation, ViolationKind,
 };
 pub use stmt::{Stmt, TransFormula};
