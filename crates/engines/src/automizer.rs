@@ -5,7 +5,8 @@
 
 use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
 use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
-use automata::{shortest_in_difference, Emptiness, LazyDfa, Nfa};
+use crate::annotation::{self, Proof};
+use automata::{reachable_in_difference, shortest_in_difference, Emptiness, LazyDfa, Nfa};
 use ir::{Cfg, Label, TransFormula};
 use refine::portfolio::{portfolio, PathProgram};
 use refine::{assertion_sequence, check_trace, HoareChecker, RefineError, Sequence, Source, TraceCheck};
@@ -49,7 +50,7 @@ fn block_steps(edges: &[&ir::Edge], model: &refine::Counterexample) -> Vec<CexSt
         let stmt = e.stmt();
         let assigned = stmt.trans_formula().assigned_vars().into_iter().collect();
         let values = model.states.get(i + 1).cloned().unwrap_or_default();
-        CexStep { pos: e.pos.clone(), stmt, values, assigned, branch: None, nondet: None }
+        CexStep { pos: e.pos.clone(), stmt, values, assigned, branch: None, nondet: None, function: None }
     };
     edges.iter().enumerate().map(step).collect()
 }
@@ -57,10 +58,10 @@ fn block_steps(edges: &[&ir::Edge], model: &refine::Counterexample) -> Vec<CexSt
 /// Runs trace abstraction on a prepared (call-free) CFG of the entry procedure `entry`:
 /// `cfg` is the CFG the automaton is built from (large blocks or not), `original` the prepared
 /// CFG before large-block encoding (its edges are the steps of a counterexample).
-pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats: &mut Stats) -> Verdict {
+pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let letters = match letter_formulas(cfg) {
         Ok(l) => l,
-        Err(e) => return Verdict::Unknown(e),
+        Err(e) => return (Verdict::Unknown(e), None),
     };
     let nfa = program_automaton(cfg);
     let budget = QueryBudget { per_query: config.query_timeout, deadline: config.deadline };
@@ -136,7 +137,20 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
     stats.hoare_checks += shared.borrow().checks;
     stats.hoare_solver_calls += shared.borrow().hoare.stats.solver_calls as usize;
     stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
-    verdict
+    let proof = matches!(verdict, Verdict::Safe).then(|| proof_of_safety(entry, cfg, &nfa, &mut dfas, deadline)).flatten();
+    (verdict, proof)
+}
+
+/// The loop invariants of an empty difference, from its reachable product states (`None` if
+/// time ran out while collecting them).
+fn proof_of_safety(entry: &str, cfg: &Cfg, nfa: &Nfa, dfas: &mut [PredicateDfa], deadline: Option<Instant>) -> Option<Proof> {
+    let mut subtrahends: Vec<&mut dyn LazyDfa> = dfas.iter_mut().map(|d| d as &mut dyn LazyDfa).collect();
+    let states = reachable_in_difference(nfa, &mut subtrahends, &mut |_| {
+        deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string())
+    });
+    let states = states.ok().flatten()?;
+    let inv = annotation::annotation(cfg, &states, dfas);
+    Some(annotation::proof(entry, cfg, &inv, deadline))
 }
 
 /// The assertion sequences for an infeasible trace from the configured source.

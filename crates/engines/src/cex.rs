@@ -98,10 +98,17 @@ pub fn steps_with_values(
                 stmt,
                 values,
                 nondet,
+                function: procedure_of(original, e),
             }
         })
         .collect();
     Some((model.states.first().cloned().unwrap_or_default(), steps))
+}
+
+/// The procedure an edge of a prepared CFG comes from (its locations are named `proc.loc`).
+fn procedure_of(cfg: &Cfg, e: &Edge) -> Option<String> {
+    let name = &cfg.locs.get(e.src)?.name;
+    name.split_once('.').map(|(p, _)| p.to_string())
 }
 
 /// The first variable a statement havocs.

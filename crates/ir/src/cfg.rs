@@ -241,6 +241,36 @@ impl Cfg {
         inc
     }
 
+    /// The locations that are targets of a back edge (depth-first from the entry).
+    pub fn loop_heads(&self) -> Vec<LocId> {
+        let cfg = self;
+        if cfg.entry >= cfg.locs.len() {
+            return vec![];
+        }
+        let succ = cfg.successors();
+        let mut state = vec![0u8; cfg.locs.len()]; // 0 new, 1 on stack, 2 done
+        let mut heads = vec![false; cfg.locs.len()];
+        let mut stack = vec![(cfg.entry, 0usize)];
+        state[cfg.entry] = 1;
+        while let Some((l, i)) = stack.pop() {
+            if let Some(&e) = succ[l].get(i) {
+                stack.push((l, i + 1));
+                let d = cfg.edges[e].dst;
+                match state[d] {
+                    0 => {
+                        state[d] = 1;
+                        stack.push((d, 0));
+                    }
+                    1 => heads[d] = true,
+                    _ => {}
+                }
+            } else {
+                state[l] = 2;
+            }
+        }
+        (0..cfg.locs.len()).filter(|&l| heads[l]).collect()
+    }
+
     /// Ids of the error locations.
     pub fn error_locs(&self) -> Vec<LocId> {
         (0..self.locs.len()).filter(|&l| self.locs[l].error.is_some()).collect()

@@ -5,6 +5,7 @@
 pub mod builder;
 pub mod cfg;
 pub mod print;
+pub mod print_c;
 pub mod stmt;
 
 pub use cfg::{

@@ -2,9 +2,11 @@
 //! with values, or the reason for UNKNOWN), and statistics as text or JSON.
 
 mod cex;
+mod invariants;
 mod source;
 
 pub use cex::{counterexample_json, render_counterexample};
+pub use invariants::{invariant_text, proof_json, render_proof};
 use engines::{Outcome, Stats, Verdict};
 use serde_json::json;
 use std::fmt::Write;
@@ -23,7 +25,7 @@ pub fn render(outcome: &Outcome, with_stats: bool) -> String {
     let mut out = verdict_line(&outcome.verdict);
     out.push('\n');
     match &outcome.verdict {
-        Verdict::Safe => {}
+        Verdict::Safe => out.push_str(&outcome.proof.as_ref().map(render_proof).unwrap_or_default()),
         Verdict::Unsafe(c) => out.push_str(&render_counterexample(c)),
         Verdict::Unknown(reason) => {
             let _ = writeln!(out, "reason: {reason}");
@@ -55,7 +57,11 @@ pub fn stats_json(s: &Stats) -> serde_json::Value {
 pub fn render_json(outcome: &Outcome) -> serde_json::Value {
     let mut v = json!({ "verdict": verdict_line(&outcome.verdict), "statistics": stats_json(&outcome.stats) });
     match &outcome.verdict {
-        Verdict::Safe => {}
+        Verdict::Safe => {
+            if let Some(p) = &outcome.proof {
+                v["proof"] = proof_json(p);
+            }
+        }
         Verdict::Unsafe(c) => {
             v["property"] = json!(c.violation.kind.property());
             v["counterexample"] = counterexample_json(c);
