@@ -1,5 +1,5 @@
-//! Large-block encoding: removes locations that are neither entry, exit, error, loop head (the
-//! target of a back edge), nor the target of a self-loop, by composing their incoming and outgoing edges sequentially, and merges
+//! Large-block encoding: removes locations that are neither entry, exit, error, nor the target
+//! of a self-loop, by composing their incoming and outgoing edges sequentially, and merges
 //! parallel edges into a nondeterministic choice. Loop heads survive because removing one
 //! would need a self-loop composition.
 
@@ -18,9 +18,7 @@ pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
     for e in &cfg.edges {
         g.add(e.clone());
     }
-    let mut heads = vec![false; cfg.locs.len()];
-    cfg.loop_heads().into_iter().for_each(|l| heads[l] = true);
-    let keep = |l: LocId| l == cfg.entry || l == cfg.exit || cfg.locs[l].error.is_some() || heads[l];
+    let keep = |l: LocId| l == cfg.entry || l == cfg.exit || cfg.locs[l].error.is_some();
     loop {
         let mut changed = merge_parallel(&mut g);
         for l in 0..cfg.locs.len() {

@@ -66,7 +66,7 @@ mod tests {
         let i = Term::var("i", Sort::Int);
         let p = Term::var("p#2", Sort::Int);
         let f = and(&[le(&int(0), &i), not(&eq(&p, &int(1)))]);
-        assert_eq!(term_to_c(&f).unwrap(), "((0 <= i) && !(p == 1))");
+        assert_eq!(term_to_c(&f).unwrap(), "((0 <= i) && !(1 == p))");
         assert!(term_to_c(&eq(&Term::var("#t1", Sort::Int), &int(0))).is_err());
         assert_eq!(c_name("old(x)"), None);
     }
