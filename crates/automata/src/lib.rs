@@ -50,11 +50,43 @@ pub fn shortest_in_difference(
     subtrahends: &mut [&mut dyn LazyDfa],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<Emptiness, Interrupted> {
+    let search = explore(nfa, subtrahends, interrupt)?;
+    Ok(match search.accepted {
+        Some(id) => Emptiness::Word { letters: word_to(&search.parent, id), target: search.states[id].0 },
+        None => Emptiness::Empty,
+    })
+}
+
+/// Every state of the difference's product reachable from the initial one, as the pair of the
+/// program automaton's state and the subtrahends' states; `None` if the difference is not
+/// empty (an accepting state is reachable). Transitions of the lazy automata computed before
+/// are reused, so after an emptiness check this costs no new transitions.
+pub fn reachable_in_difference(
+    nfa: &Nfa,
+    subtrahends: &mut [&mut dyn LazyDfa],
+    interrupt: &mut dyn FnMut(usize) -> Option<String>,
+) -> Result<Option<Vec<(usize, Vec<usize>)>>, Interrupted> {
+    let search = explore(nfa, subtrahends, interrupt)?;
+    Ok(search.accepted.is_none().then_some(search.states))
+}
+
+struct Search {
+    states: Vec<(usize, Vec<usize>)>,
+    parent: Vec<Option<(usize, Letter)>>,
+    /// The first accepting product state found (the search stops there).
+    accepted: Option<usize>,
+}
+
+fn explore(
+    nfa: &Nfa,
+    subtrahends: &mut [&mut dyn LazyDfa],
+    interrupt: &mut dyn FnMut(usize) -> Option<String>,
+) -> Result<Search, Interrupted> {
     let mut init = Vec::with_capacity(subtrahends.len());
     for d in subtrahends.iter_mut() {
         match d.initial() {
             Some(s) => init.push(s),
-            None => return Ok(Emptiness::Empty),
+            None => return Ok(Search { states: vec![], parent: vec![], accepted: None }),
         }
     }
     let mut ids: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
@@ -71,7 +103,7 @@ pub fn shortest_in_difference(
         }
         let (q, dfa_states) = states[id].clone();
         if nfa.accepting.get(q).copied().unwrap_or(false) {
-            return Ok(Emptiness::Word { letters: word_to(&parent, id), target: q });
+            return Ok(Search { states, parent, accepted: Some(id) });
         }
         'edges: for &(letter, q2) in nfa.transitions.get(q).map(Vec::as_slice).unwrap_or(&[]) {
             let mut next = Vec::with_capacity(dfa_states.len());
@@ -91,7 +123,7 @@ pub fn shortest_in_difference(
             }
         }
     }
-    Ok(Emptiness::Empty)
+    Ok(Search { states, parent, accepted: None })
 }
 
 fn word_to(parent: &[Option<(usize, Letter)>], mut id: usize) -> Vec<Letter> {
@@ -145,6 +177,18 @@ mod tests {
         let mut a = Avoid { bad: 1 };
         let r = shortest_in_difference(&diamond(), &mut [&mut a, &mut b], &mut |_| None);
         assert_eq!(r, Ok(Emptiness::Empty));
+    }
+
+    #[test]
+    fn reachable_states_of_an_empty_difference() {
+        let mut a = Avoid { bad: 1 };
+        let mut b = Avoid { bad: 4 };
+        let r = reachable_in_difference(&diamond(), &mut [&mut a, &mut b], &mut |_| None).unwrap().unwrap();
+        let mut locs: Vec<usize> = r.iter().map(|(q, _)| *q).collect();
+        locs.sort();
+        assert_eq!(locs, vec![0, 1, 2, 4]);
+        let r = reachable_in_difference(&diamond(), &mut [], &mut |_| None).unwrap();
+        assert!(r.is_none());
     }
 
     #[test]

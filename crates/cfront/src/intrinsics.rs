@@ -202,11 +202,16 @@ impl Fx<'_> {
                 // of the call expression (the declared return type, `int` if undeclared)
                 let named = nondet_type(suffix).unwrap_or_else(|| ret_ty.clone());
                 return match (&named, ret_ty) {
-                    (CType::Int(_), CType::Int(_)) => {
+                    (CType::Int(k), CType::Int(_)) => {
                         let v = self.nondet(&named, pos, None);
+                        self.b.mark_nondet(ir::Nondet { function: name.to_string(), ctype: k.name().to_string() });
                         Ok(Val::Int(crate::conv::convert(&v, &named, ret_ty, self.tr.dm())))
                     }
-                    (_, CType::Int(_)) => Ok(Val::Int(self.nondet(ret_ty, pos, None))),
+                    (_, CType::Int(k)) => {
+                        let v = self.nondet(ret_ty, pos, None);
+                        self.b.mark_nondet(ir::Nondet { function: name.to_string(), ctype: k.name().to_string() });
+                        Ok(Val::Int(v))
+                    }
                     (_, CType::Float(_)) => Ok(Val::Float),
                     (_, CType::Void) => Ok(Val::Void),
                     (_, t) => Err(CError::unsupported(pos, format!("`{name}` returning {}", crate::expr::type_name(t)))),

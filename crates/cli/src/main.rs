@@ -53,6 +53,23 @@ struct Cli {
     #[arg(long)]
     json_stats: bool,
 
+    /// Print the whole result (verdict, counterexample or invariants, statistics) as one JSON object.
+    #[arg(long)]
+    json: bool,
+
+    /// For FALSE on a C program: write a C test harness that replays the counterexample
+    /// (`gcc FILE program.c && ./a.out` exits with status 1).
+    #[arg(long, value_name = "FILE")]
+    harness: Option<PathBuf>,
+
+    /// For a C program: write an SV-COMP witness (violation witness for FALSE, correctness witness for TRUE).
+    #[arg(long, value_name = "FILE")]
+    witness: Option<PathBuf>,
+
+    /// Format of --witness: yaml (SV-COMP witness format 2.0) or graphml (format 1.0).
+    #[arg(long, value_name = "FORMAT", default_value = "yaml", value_parser = ["yaml", "graphml"])]
+    witness_format: String,
+
     /// Print the program model (control-flow graphs) in Boogie syntax and exit.
     #[arg(long)]
     dump_ir: bool,
@@ -95,7 +112,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     let program = match load(cli, file)? {
         Loaded::Program(p) => p,
         Loaded::Unsupported(reason) => {
-            let outcome = Outcome { verdict: Verdict::Unknown(reason), stats: Stats::default() };
+            let outcome = Outcome { verdict: Verdict::Unknown(reason), stats: Stats::default(), proof: None };
             print!("{}", report::render(&outcome, false));
             return Ok(ExitCode::SUCCESS);
         }
@@ -115,6 +132,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         large_blocks: !cli.no_large_blocks,
         query_timeout: timeout.min(Duration::from_secs(20)),
     };
+    let externs = program.externs.clone();
     let guard = HardDeadline::arm(start + timeout + GRACE);
     // Z3 and the term algorithms recurse over formulas: give them a deep stack.
     let worker = std::thread::Builder::new().stack_size(ENGINE_STACK).spawn(move || engines::verify(&program, &config));
@@ -124,12 +142,61 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Err(e) => anyhow::bail!("cannot start the verification engine: {e}"),
     };
     if guard.disarm() {
+        write_evidence(cli, file, &outcome, &externs)?;
+        if cli.json {
+            println!("{}", report::render_json(&outcome));
+            return Ok(ExitCode::SUCCESS);
+        }
         print!("{}", report::render(&outcome, cli.stats || cli.json_stats));
         if cli.json_stats {
             println!("{}", report::stats_json(&outcome.stats));
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the harness and the witness the options ask for (C programs only).
+fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, externs: &std::collections::BTreeMap<String, String>) -> Result<()> {
+    if cli.harness.is_none() && cli.witness.is_none() {
+        return Ok(());
+    }
+    let is_c = matches!(file.extension().and_then(|e| e.to_str()), Some("c" | "i"));
+    anyhow::ensure!(is_c, "--harness and --witness need a C program");
+    let properties = cfront::Property::parse_list(&cli.property).map_err(anyhow::Error::msg)?;
+    let specification = match &outcome.verdict {
+        Verdict::Unsafe(c) => witness::ltl(c.violation.kind.property()),
+        _ => properties.iter().map(|p| witness::ltl(p.name())).collect::<Vec<_>>().join(" && "),
+    };
+    let data_model = match cli.data_model {
+        cfront::DataModel::ILP32 => "ILP32",
+        cfront::DataModel::LP64 => "LP64",
+    };
+    let task = witness::Task { file: file.to_path_buf(), specification, data_model: data_model.into() };
+    let graphml = cli.witness_format == "graphml";
+    match &outcome.verdict {
+        Verdict::Unsafe(c) => {
+            if let Some(h) = &cli.harness {
+                let text = witness::harness::harness(c, externs, &file.display().to_string());
+                std::fs::write(h, text).with_context(|| format!("cannot write {}", h.display()))?;
+            }
+            if let Some(w) = &cli.witness {
+                let text = if graphml { witness::graphml::violation_witness(&task, c) } else { witness::yaml::violation_witness(&task, c) };
+                std::fs::write(w, text).with_context(|| format!("cannot write {}", w.display()))?;
+            }
+        }
+        Verdict::Safe => {
+            if let (Some(w), Some(p)) = (&cli.witness, &outcome.proof) {
+                let text = if graphml {
+                    witness::graphml::correctness_witness(&task, &p.invariants)
+                } else {
+                    witness::yaml::correctness_witness(&task, &p.invariants)
+                };
+                std::fs::write(w, text).with_context(|| format!("cannot write {}", w.display()))?;
+            }
+        }
+        Verdict::Unknown(_) => {}
+    }
+    Ok(())
 }
 
 /// What the front end made of the input file.

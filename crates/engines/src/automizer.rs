@@ -4,8 +4,9 @@
 //! interpolant automaton built from an inductive assertion sequence for it.
 
 use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
-use crate::{CexStep, Config, Counterexample, Stats, Verdict};
-use automata::{shortest_in_difference, Emptiness, LazyDfa, Nfa};
+use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
+use crate::annotation::{self, Proof};
+use automata::{reachable_in_difference, shortest_in_difference, Emptiness, LazyDfa, Nfa};
 use ir::{Cfg, Label, TransFormula};
 use refine::portfolio::{portfolio, PathProgram};
 use refine::{assertion_sequence, check_trace, HoareChecker, RefineError, Sequence, Source, TraceCheck};
@@ -43,11 +44,24 @@ fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
     r
 }
 
-/// Runs trace abstraction on a prepared (call-free) CFG of the entry procedure `entry`.
-pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) -> Verdict {
+/// The steps of an error trace as the (large-block) edges themselves, with the trace check's values.
+fn block_steps(edges: &[&ir::Edge], model: &refine::Counterexample) -> Vec<CexStep> {
+    let step = |(i, e): (usize, &&ir::Edge)| {
+        let stmt = e.stmt();
+        let assigned = stmt.trans_formula().assigned_vars().into_iter().collect();
+        let values = model.states.get(i + 1).cloned().unwrap_or_default();
+        CexStep { pos: e.pos.clone(), stmt, values, assigned, branch: None, nondet: None, function: None }
+    };
+    edges.iter().enumerate().map(step).collect()
+}
+
+/// Runs trace abstraction on a prepared (call-free) CFG of the entry procedure `entry`:
+/// `cfg` is the CFG the automaton is built from (large blocks or not), `original` the prepared
+/// CFG before large-block encoding (its edges are the steps of a counterexample).
+pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let letters = match letter_formulas(cfg) {
         Ok(l) => l,
-        Err(e) => return Verdict::Unknown(e),
+        Err(e) => return (Verdict::Unknown(e), None),
     };
     let nfa = program_automaton(cfg);
     let budget = QueryBudget { per_query: config.query_timeout, deadline: config.deadline };
@@ -86,20 +100,13 @@ pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) ->
                 let Some(violation) = cfg.locs[target].error.clone() else {
                     break Verdict::Unknown("error trace ends at a location without a violation".into());
                 };
-                let steps = word
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &l)| CexStep {
-                        pos: cfg.edges[l].pos.clone(),
-                        stmt: match &cfg.edges[l].label {
-                            Label::Stmt(s) => s.clone(),
-                            Label::Call(_) => ir::Stmt::Assume(smt::build::tt()),
-                        },
-                        values: model.states.get(i + 1).cloned().unwrap_or_default(),
-                    })
-                    .collect();
-                let initial = model.states.first().cloned().unwrap_or_default();
-                break Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps }));
+                let edges: Vec<&ir::Edge> = word.iter().map(|&l| &cfg.edges[l]).collect();
+                let source = cex::basic_path(&edges, &mut solver).and_then(|p| cex::steps_with_values(&p, original, &mut solver));
+                let (initial, steps, source_steps) = match source {
+                    Some((initial, steps)) => (initial, steps, true),
+                    None => (model.states.first().cloned().unwrap_or_default(), block_steps(&edges, &model), false),
+                };
+                break Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps }));
             }
             TraceCheck::Infeasible { core } => {
                 let started = Instant::now();
@@ -130,7 +137,20 @@ pub fn verify_cfg(entry: &str, cfg: &Cfg, config: &Config, stats: &mut Stats) ->
     stats.hoare_checks += shared.borrow().checks;
     stats.hoare_solver_calls += shared.borrow().hoare.stats.solver_calls as usize;
     stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
-    verdict
+    let proof = matches!(verdict, Verdict::Safe).then(|| proof_of_safety(entry, cfg, &nfa, &mut dfas, deadline)).flatten();
+    (verdict, proof)
+}
+
+/// The loop invariants of an empty difference, from its reachable product states (`None` if
+/// time ran out while collecting them).
+fn proof_of_safety(entry: &str, cfg: &Cfg, nfa: &Nfa, dfas: &mut [PredicateDfa], deadline: Option<Instant>) -> Option<Proof> {
+    let mut subtrahends: Vec<&mut dyn LazyDfa> = dfas.iter_mut().map(|d| d as &mut dyn LazyDfa).collect();
+    let states = reachable_in_difference(nfa, &mut subtrahends, &mut |_| {
+        deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string())
+    });
+    let states = states.ok().flatten()?;
+    let inv = annotation::annotation(cfg, &states, dfas);
+    Some(annotation::proof(entry, cfg, &inv, deadline))
 }
 
 /// The assertion sequences for an infeasible trace from the configured source.

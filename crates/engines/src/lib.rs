@@ -1,7 +1,9 @@
 //! Verification algorithms over the program model. An engine answers which error location is
 //! reachable and by which path, or proves that none is; it never prints.
 
+pub mod annotation;
 pub mod automizer;
+mod cex;
 mod predicate_dfa;
 
 use ir::{SourcePos, Stmt, Violation};
@@ -10,6 +12,7 @@ use smt::Term;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+pub use annotation::{LoopInvariant, Proof};
 pub use refine::Source;
 
 /// Settings of a verification run.
@@ -38,6 +41,23 @@ pub struct CexStep {
     pub stmt: Stmt,
     /// Values of the variables the trace mentions, after the step.
     pub values: BTreeMap<Term, Term>,
+    /// The variables the step assigns.
+    pub assigned: Vec<Term>,
+    /// For a step that takes one side of a two-way branch: whether the condition holds.
+    pub branch: Option<bool>,
+    /// The value an input function returned in this step.
+    pub nondet: Option<NondetValue>,
+    /// The procedure (C function) the step belongs to, when known.
+    pub function: Option<String>,
+}
+
+/// A value chosen by an input function (`__VERIFIER_nondet_int()`).
+#[derive(Clone, Debug)]
+pub struct NondetValue {
+    pub function: String,
+    /// The C type of the value.
+    pub ctype: String,
+    pub value: Term,
 }
 
 /// A feasible error path.
@@ -49,6 +69,9 @@ pub struct Counterexample {
     /// Values before the first step.
     pub initial: BTreeMap<Term, Term>,
     pub steps: Vec<CexStep>,
+    /// Whether the steps are the program's own statements; false when the solver could not
+    /// resolve the large blocks of the error trace (the steps are then large blocks).
+    pub source_steps: bool,
 }
 
 /// The answer of an engine.
@@ -87,6 +110,8 @@ pub struct Stats {
 pub struct Outcome {
     pub verdict: Verdict,
     pub stats: Stats,
+    /// For TRUE: the loop invariants of every entry procedure and whether they passed their check.
+    pub proof: Option<Proof>,
 }
 
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
@@ -97,19 +122,27 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     if program.entries.is_empty() {
         unknown = Some("the program has no procedure with an implementation".to_string());
     }
+    let mut proof = Proof { invariants: vec![], checked: Some(true) };
     for entry in &program.entries {
-        let verdict = match ir::prepare(program, entry) {
+        let (verdict, entry_proof) = match ir::prepare(program, entry) {
             Ok(cfg) => {
-                let cfg = if config.large_blocks { ir::large_block_encoding(&cfg) } else { cfg };
-                automizer::verify_cfg(entry, &cfg, config, &mut stats)
+                let encoded = if config.large_blocks { ir::large_block_encoding(&cfg) } else { cfg.clone() };
+                automizer::verify_cfg(entry, &cfg, &encoded, config, &mut stats)
             }
-            Err(e) => Verdict::Unknown(format!("{entry}: {e}")),
+            Err(e) => (Verdict::Unknown(format!("{entry}: {e}")), None),
         };
+        match (entry_proof, proof.checked) {
+            (Some(p), Some(ok)) => {
+                proof.invariants.extend(p.invariants);
+                proof.checked = p.checked.map(|c| c && ok);
+            }
+            _ => proof.checked = None,
+        }
         match verdict {
             Verdict::Safe => {}
             Verdict::Unsafe(c) => {
                 stats.time_total_ms = start.elapsed().as_millis();
-                return Outcome { verdict: Verdict::Unsafe(c), stats };
+                return Outcome { verdict: Verdict::Unsafe(c), stats, proof: None };
             }
             Verdict::Unknown(r) => {
                 unknown.get_or_insert(r);
@@ -117,5 +150,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         }
     }
     stats.time_total_ms = start.elapsed().as_millis();
-    Outcome { verdict: unknown.map_or(Verdict::Safe, Verdict::Unknown), stats }
+    let verdict = unknown.map_or(Verdict::Safe, Verdict::Unknown);
+    let proof = matches!(verdict, Verdict::Safe).then_some(proof);
+    Outcome { verdict, stats, proof }
 }

@@ -68,6 +68,11 @@ impl PredicateDfa {
         self.states.len()
     }
 
+    /// The conjunction of a state's predicates.
+    pub fn state_formula(&self, state: usize) -> Term {
+        and(&self.states[state].iter().map(|&i| self.preds[i].clone()).collect::<Vec<_>>())
+    }
+
     fn intern(&mut self, set: Vec<usize>) -> usize {
         if let Some(&id) = self.index.get(&set) {
             return id;
@@ -98,7 +103,7 @@ impl LazyDfa for PredicateDfa {
         if let Some(&t) = self.transitions.get(&(state, letter)) {
             return t;
         }
-        let pre = and(&self.states[state].iter().map(|&i| self.preds[i].clone()).collect::<Vec<_>>());
+        let pre = self.state_formula(state);
         let target = if self.valid(&pre, letter, &ff()) {
             None
         } else {

@@ -2,7 +2,7 @@
 //! has no outgoing edges to another location merges the two (union-find) instead of adding
 //! a skip edge, so the finished CFG has no useless edges.
 
-use crate::{Cfg, Label, SourcePos, Stmt, Violation};
+use crate::{Cfg, Label, Nondet, SourcePos, Stmt, Violation};
 use std::collections::{HashMap, HashSet};
 
 /// A location under construction.
@@ -19,6 +19,7 @@ struct BEdge {
     label: Label,
     pos: Option<SourcePos>,
     overapprox: Option<String>,
+    nondet: Option<Nondet>,
 }
 
 /// A CFG under construction.
@@ -73,7 +74,14 @@ impl Builder {
 
     /// Adds an edge.
     pub fn edge(&mut self, src: usize, dst: usize, label: Label, pos: Option<SourcePos>, overapprox: Option<String>) {
-        self.edges.push(BEdge { src, dst, label, pos, overapprox });
+        self.edges.push(BEdge { src, dst, label, pos, overapprox, nondet: None });
+    }
+
+    /// Marks the last edge added as the havoc of an input function's result.
+    pub fn mark_nondet(&mut self, nondet: Nondet) {
+        if let Some(e) = self.edges.last_mut() {
+            e.nondet = Some(nondet);
+        }
     }
 
     fn find(&mut self, mut x: usize) -> usize {
@@ -186,7 +194,9 @@ impl Builder {
         for e in edges {
             if let (Some(&s), Some(&d)) = (new_id.get(&e.src), new_id.get(&e.dst)) {
                 if reach.contains(&e.src) {
-                    cfg.add_edge(crate::Edge { src: s, dst: d, label: e.label, pos: e.pos, overapprox: e.overapprox });
+                    let mut edge = crate::Edge::new(s, d, e.label, e.pos, e.overapprox);
+                    edge.nondet = e.nondet;
+                    cfg.add_edge(edge);
                 }
             }
         }

@@ -129,6 +129,63 @@ pub struct Edge {
     /// Set when the statement over-approximates the program's semantics (the reason):
     /// a feasible error trace through such an edge is not a counterexample.
     pub overapprox: Option<String>,
+    /// Set when the statement havocs the result of an input function (`__VERIFIER_nondet_int()`).
+    pub nondet: Option<Nondet>,
+    /// For an edge that large-block encoding composed: the original edges it is made of
+    /// (its statement is the same composition of theirs). `None` for an original edge.
+    pub block: Option<Arc<Block>>,
+}
+
+impl Edge {
+    /// An original edge without attributes.
+    pub fn new(src: LocId, dst: LocId, label: Label, pos: Option<SourcePos>, overapprox: Option<String>) -> Edge {
+        Edge { src, dst, label, pos, overapprox, nondet: None, block: None }
+    }
+
+    /// The edge's statement (`assume true` for a call, which only an engine's input lacks).
+    pub fn stmt(&self) -> Stmt {
+        match &self.label {
+            Label::Stmt(s) => s.clone(),
+            Label::Call(_) => Stmt::Assume(smt::build::tt()),
+        }
+    }
+
+    /// The original edges this edge is made of (itself for an original edge).
+    pub fn as_block(&self) -> Block {
+        match &self.block {
+            Some(b) => (**b).clone(),
+            None => Block::Edge(Box::new(self.clone())),
+        }
+    }
+}
+
+/// The value of an input function: the first variable the edge havocs is its result.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nondet {
+    /// The function called (`__VERIFIER_nondet_int`).
+    pub function: String,
+    /// The C type of the value (`int`, `unsigned char`, ...).
+    pub ctype: String,
+}
+
+/// How a large-block edge is composed of original edges.
+#[derive(Clone, Debug)]
+pub enum Block {
+    /// An original edge (its `src`/`dst` are locations of the CFG before the encoding).
+    Edge(Box<Edge>),
+    Seq(Vec<Block>),
+    Choice(Vec<Block>),
+}
+
+impl Block {
+    /// The statement the block stands for (semantically the large-block edge's statement).
+    pub fn stmt(&self) -> Stmt {
+        match self {
+            Block::Edge(e) => e.stmt(),
+            Block::Seq(parts) => Stmt::Seq(parts.iter().map(Block::stmt).collect()),
+            Block::Choice(parts) => Stmt::Choice(parts.iter().map(Block::stmt).collect()),
+        }
+    }
 }
 
 /// A control-flow graph with one entry and one exit.
@@ -157,7 +214,7 @@ impl Cfg {
 
     /// Adds an edge carrying a statement.
     pub fn add_stmt(&mut self, src: LocId, dst: LocId, stmt: Stmt, pos: Option<SourcePos>) -> EdgeId {
-        self.add_edge(Edge { src, dst, label: Label::Stmt(stmt), pos, overapprox: None })
+        self.add_edge(Edge::new(src, dst, Label::Stmt(stmt), pos, None))
     }
 
     /// Adds an edge.
@@ -182,6 +239,36 @@ impl Cfg {
             inc[e.dst].push(i);
         }
         inc
+    }
+
+    /// The locations that are targets of a back edge (depth-first from the entry).
+    pub fn loop_heads(&self) -> Vec<LocId> {
+        let cfg = self;
+        if cfg.entry >= cfg.locs.len() {
+            return vec![];
+        }
+        let succ = cfg.successors();
+        let mut state = vec![0u8; cfg.locs.len()]; // 0 new, 1 on stack, 2 done
+        let mut heads = vec![false; cfg.locs.len()];
+        let mut stack = vec![(cfg.entry, 0usize)];
+        state[cfg.entry] = 1;
+        while let Some((l, i)) = stack.pop() {
+            if let Some(&e) = succ[l].get(i) {
+                stack.push((l, i + 1));
+                let d = cfg.edges[e].dst;
+                match state[d] {
+                    0 => {
+                        state[d] = 1;
+                        stack.push((d, 0));
+                    }
+                    1 => heads[d] = true,
+                    _ => {}
+                }
+            } else {
+                state[l] = 2;
+            }
+        }
+        (0..cfg.locs.len()).filter(|&l| heads[l]).collect()
     }
 
     /// Ids of the error locations.
@@ -229,6 +316,9 @@ pub struct Program {
     pub procedures: BTreeMap<String, Procedure>,
     /// Procedures to verify, each as an entry point.
     pub entries: Vec<String>,
+    /// C programs: the functions the program declares but does not define, with their C return
+    /// types (`__VERIFIER_nondet_int` → `int`), for test harnesses.
+    pub externs: BTreeMap<String, String>,
 }
 
 /// The name of the variable that holds `x`'s value at procedure entry (`old(x)`).

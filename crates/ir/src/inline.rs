@@ -120,6 +120,8 @@ impl Inliner<'_> {
                         label: Label::Stmt(subst_stmt(s, rename)),
                         pos: e.pos.clone(),
                         overapprox: e.overapprox.clone(),
+                        nondet: e.nondet.clone(),
+                        block: None,
                     });
                 }
                 Label::Call(c) => {
@@ -198,7 +200,7 @@ impl Inliner<'_> {
             let ensures = and(&callee.ensures.iter().map(|e| substitute(&e.formula, &map)).collect::<Vec<_>>());
             let summary = Stmt::Seq(vec![Stmt::Assume(requires), Stmt::Havoc(havoc), Stmt::Assume(ensures), ret_stmt]);
             let overapprox = (callee.body.is_some()).then(|| format!("contract of recursive procedure {}", callee.name));
-            self.cfg.add_edge(Edge { src: start, dst, label: Label::Stmt(summary), pos, overapprox });
+            self.cfg.add_edge(Edge::new(start, dst, Label::Stmt(summary), pos, overapprox));
         }
         Ok(())
     }

@@ -3,7 +3,8 @@
 //! parallel edges into a nondeterministic choice. Loop heads survive because removing one
 //! would need a self-loop composition.
 
-use crate::cfg::{Cfg, Edge, Label, LocId};
+use crate::cfg::{Block, Cfg, Edge, Label, LocId};
+use std::sync::Arc;
 use crate::stmt::Stmt;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -110,13 +111,16 @@ fn compose(a: &Edge, b: &Edge) -> Option<Edge> {
         1 => parts.pop().unwrap_or(Stmt::Assume(smt::build::tt())),
         _ => Stmt::Seq(parts),
     };
-    Some(Edge {
-        src: a.src,
-        dst: b.dst,
-        label: Label::Stmt(stmt),
-        pos: a.pos.clone().or_else(|| b.pos.clone()),
-        overapprox: join_reasons(&a.overapprox, &b.overapprox),
-    })
+    let mut blocks = vec![];
+    for x in [a.as_block(), b.as_block()] {
+        match x {
+            Block::Seq(bs) => blocks.extend(bs),
+            x => blocks.push(x),
+        }
+    }
+    let mut e = Edge::new(a.src, b.dst, Label::Stmt(stmt), a.pos.clone().or_else(|| b.pos.clone()), join_reasons(&a.overapprox, &b.overapprox));
+    e.block = Some(Arc::new(Block::Seq(blocks)));
+    Some(e)
 }
 
 /// Merges edges with the same source and target into one choice edge.
@@ -133,16 +137,20 @@ fn merge_parallel(g: &mut Graph) -> bool {
             continue;
         }
         let mut branches = vec![];
+        let mut blocks = vec![];
         let mut overapprox = None;
         let mut pos = None;
         for &i in &idx {
             if let Some(e) = g.remove(i) {
                 branches.extend(stmt_of(&e));
+                blocks.push(e.as_block());
                 overapprox = join_reasons(&overapprox, &e.overapprox);
                 pos = pos.or(e.pos);
             }
         }
-        g.add(Edge { src, dst, label: Label::Stmt(Stmt::Choice(branches)), pos, overapprox });
+        let mut e = Edge::new(src, dst, Label::Stmt(Stmt::Choice(branches)), pos, overapprox);
+        e.block = Some(Arc::new(Block::Choice(blocks)));
+        g.add(e);
         changed = true;
     }
     changed

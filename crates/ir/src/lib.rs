@@ -5,10 +5,11 @@
 pub mod builder;
 pub mod cfg;
 pub mod print;
+pub mod print_c;
 pub mod stmt;
 
 pub use cfg::{
-    old_name, old_var, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Procedure, Program, SourcePos, Spec,
+    old_name, old_var, Block, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Nondet, Procedure, Program, SourcePos, Spec,
     Violation, ViolationKind,
 };
 pub use stmt::{Stmt, TransFormula};

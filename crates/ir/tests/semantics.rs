@@ -120,6 +120,8 @@ fn recursive_calls_become_marked_contracts() {
         label: Label::Call(Call { callee: "f".into(), args: vec![a.clone()], rets: vec![r.clone()] }),
         pos: None,
         overapprox: None,
+        nondet: None,
+        block: None,
     });
     let mut main = Cfg::default();
     main.entry = main.add_loc("m0", None);
@@ -131,6 +133,8 @@ fn recursive_calls_become_marked_contracts() {
         label: Label::Call(Call { callee: "f".into(), args: vec![int(1)], rets: vec![x()] }),
         pos: None,
         overapprox: None,
+        nondet: None,
+        block: None,
     });
     main.add_stmt(main.exit, err, Stmt::Assume(tt()), None);
     let mut program = Program::default();

@@ -1,9 +1,14 @@
 //! What Tracery prints: the verdict line in SV-COMP form, then the evidence (the error path
 //! with values, or the reason for UNKNOWN), and statistics as text or JSON.
 
-use engines::{Counterexample, Outcome, Stats, Verdict};
-use smt::Term;
-use std::collections::BTreeMap;
+mod cex;
+mod invariants;
+mod source;
+
+pub use cex::{counterexample_json, render_counterexample};
+pub use invariants::{invariant_text, proof_json, render_proof};
+use engines::{Outcome, Stats, Verdict};
+use serde_json::json;
 use std::fmt::Write;
 
 /// The first output line: `TRUE`, `FALSE(<property>)` or `UNKNOWN`.
@@ -20,7 +25,7 @@ pub fn render(outcome: &Outcome, with_stats: bool) -> String {
     let mut out = verdict_line(&outcome.verdict);
     out.push('\n');
     match &outcome.verdict {
-        Verdict::Safe => {}
+        Verdict::Safe => out.push_str(&outcome.proof.as_ref().map(render_proof).unwrap_or_default()),
         Verdict::Unsafe(c) => out.push_str(&render_counterexample(c)),
         Verdict::Unknown(reason) => {
             let _ = writeln!(out, "reason: {reason}");
@@ -28,33 +33,6 @@ pub fn render(outcome: &Outcome, with_stats: bool) -> String {
     }
     if with_stats {
         out.push_str(&render_stats(&outcome.stats));
-    }
-    out
-}
-
-fn show_values(values: &BTreeMap<Term, Term>) -> String {
-    let shown: Vec<String> = values.iter().map(|(v, x)| format!("{}={}", v, ir::print::term_to_boogie(x))).collect();
-    shown.join(", ")
-}
-
-/// The error path: each step with its position, statement, and the values it assigned.
-pub fn render_counterexample(c: &Counterexample) -> String {
-    let mut out = String::new();
-    let at = c.violation.pos.as_ref().map(|p| format!(" at {p}")).unwrap_or_default();
-    let _ = writeln!(out, "{}{} (entry procedure {})", c.violation.kind.describe(), at, c.entry);
-    let _ = writeln!(out, "error path:");
-    let _ = writeln!(out, "  initial: {}", show_values(&c.initial));
-    let mut before = &c.initial;
-    for step in &c.steps {
-        let pos = step.pos.as_ref().map(|p| format!("{}:{}", p.line, p.col)).unwrap_or_else(|| "-".into());
-        let changed: BTreeMap<Term, Term> =
-            step.values.iter().filter(|(v, x)| before.get(*v) != Some(*x)).map(|(v, x)| (v.clone(), x.clone())).collect();
-        let stmt = ir::print::stmt_to_boogie(&step.stmt).replace('\n', " ");
-        let _ = writeln!(out, "  {pos:>8}  {stmt}");
-        if !changed.is_empty() {
-            let _ = writeln!(out, "            -> {}", show_values(&changed));
-        }
-        before = &step.values;
     }
     out
 }
@@ -73,4 +51,22 @@ pub fn render_stats(s: &Stats) -> String {
 /// Statistics as a JSON object.
 pub fn stats_json(s: &Stats) -> serde_json::Value {
     serde_json::to_value(s).unwrap_or(serde_json::Value::Null)
+}
+
+/// The whole result as one JSON object: verdict, property, and the evidence.
+pub fn render_json(outcome: &Outcome) -> serde_json::Value {
+    let mut v = json!({ "verdict": verdict_line(&outcome.verdict), "statistics": stats_json(&outcome.stats) });
+    match &outcome.verdict {
+        Verdict::Safe => {
+            if let Some(p) = &outcome.proof {
+                v["proof"] = proof_json(p);
+            }
+        }
+        Verdict::Unsafe(c) => {
+            v["property"] = json!(c.violation.kind.property());
+            v["counterexample"] = counterexample_json(c);
+        }
+        Verdict::Unknown(reason) => v["reason"] = json!(reason),
+    }
+    v
 }

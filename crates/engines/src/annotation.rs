@@ -1,0 +1,104 @@
+//! The Floyd–Hoare annotation of a TRUE answer. When the difference of the program automaton
+//! and the interpolant automata is empty, every reachable product state `(ℓ, S1..Sk)` is
+//! annotated with the conjunction of its predicates, and `inv(ℓ)` is the disjunction over the
+//! states at `ℓ`: the entry gets `true` (the initial states are empty sets), an error location
+//! gets `false` (no state there is reachable), and every edge is a valid Hoare triple by the
+//! construction of the automata. The invariants are simplified and then checked again with
+//! independent solver queries, so what is printed is what was checked.
+
+use crate::predicate_dfa::PredicateDfa;
+use ir::{Cfg, SourcePos};
+use refine::hoare::check_triple;
+use refine::Validity;
+use smt::build::{and, not, or};
+use smt::z3backend::Z3Solver;
+use smt::{SatResult, Solver, Term};
+use std::time::Instant;
+
+/// The invariant of one loop head.
+#[derive(Clone, Debug)]
+pub struct LoopInvariant {
+    /// The entry procedure whose verification produced it.
+    pub entry: String,
+    /// The procedure (C function) of the loop.
+    pub function: Option<String>,
+    /// The position of the loop (its first statement: the loop condition).
+    pub pos: Option<SourcePos>,
+    /// Over the program variables.
+    pub formula: Term,
+}
+
+/// The evidence of a TRUE answer: the loop invariants and the result of checking the whole
+/// annotation they belong to.
+#[derive(Clone, Debug, Default)]
+pub struct Proof {
+    pub invariants: Vec<LoopInvariant>,
+    /// `Some(true)`: every location's invariant is inductive and error locations get `false`;
+    /// `Some(false)`: a query failed; `None`: the check did not run (time was up).
+    pub checked: Option<bool>,
+}
+
+/// The annotation of every location of `cfg` from the reachable product states.
+pub fn annotation(cfg: &Cfg, states: &[(usize, Vec<usize>)], dfas: &[PredicateDfa]) -> Vec<Term> {
+    let mut disjuncts: Vec<Vec<Term>> = vec![vec![]; cfg.locs.len()];
+    for (loc, parts) in states {
+        let conj: Vec<Term> = dfas.iter().zip(parts).map(|(d, &s)| d.state_formula(s)).collect();
+        disjuncts[*loc].push(and(&conj));
+    }
+    disjuncts.iter().map(|d| or(d)).collect()
+}
+
+/// Simplifies each location's invariant (within the time left).
+pub fn simplify_all(inv: &[Term], deadline: Option<Instant>) -> Vec<Term> {
+    inv.iter()
+        .map(|t| {
+            let left = deadline.map_or(2000, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
+            if left < 50 {
+                smt::simplify::simplify(t)
+            } else {
+                smt::simplify::simplify_strong(t, left.min(2000))
+            }
+        })
+        .collect()
+}
+
+/// Checks an annotation with a fresh solver: `true` at the entry, `false` at error locations,
+/// a valid Hoare triple along every edge.
+pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64) -> bool {
+    let mut solver = Z3Solver::new();
+    solver.set_timeout_ms(timeout_ms);
+    let unsat = |t: &Term, solver: &mut Z3Solver| {
+        solver.push();
+        solver.assert(t);
+        let r = solver.check();
+        solver.pop();
+        matches!(r, SatResult::Unsat)
+    };
+    if !unsat(&not(&inv[cfg.entry]), &mut solver) {
+        return false;
+    }
+    if cfg.error_locs().iter().any(|&l| !unsat(&inv[l], &mut solver)) {
+        return false;
+    }
+    cfg.edges.iter().all(|e| {
+        let tf = e.stmt().trans_formula();
+        matches!(check_triple(&inv[e.src], &tf, &inv[e.dst], &mut solver), Validity::Valid)
+    })
+}
+
+/// The proof of a TRUE answer for one entry procedure.
+pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>) -> Proof {
+    let inv = simplify_all(inv, deadline);
+    let left = deadline.map_or(10_000, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
+    let checked = (left > 0).then(|| check(cfg, &inv, left.clamp(1, 10_000)));
+    let succ = cfg.successors();
+    let invariants = cfg.loop_heads()
+        .into_iter()
+        .map(|l| {
+            let pos = succ[l].iter().find_map(|&e| cfg.edges[e].pos.clone()).or_else(|| cfg.locs[l].pos.clone());
+            let function = cfg.locs[l].name.split_once('.').map(|(p, _)| p.to_string());
+            LoopInvariant { entry: entry.to_string(), function, pos, formula: inv[l].clone() }
+        })
+        .collect();
+    Proof { invariants, checked }
+}

@@ -1,0 +1,146 @@
+//! From a feasible error trace of large blocks to a counterexample of source steps: the solver
+//! decides which branch of each `Choice` the execution took (a branch is kept when the trace
+//! stays feasible with the choice replaced by it), then one more trace check over the original
+//! edges gives the values after each step. The verdict does not depend on this: it comes from
+//! the trace check of the large-block trace.
+
+use crate::{CexStep, NondetValue};
+use ir::{Block, Cfg, Edge, Label, Stmt, TransFormula};
+use refine::{check_trace, TraceCheck};
+use smt::subst::conjuncts;
+use smt::{Solver, Term};
+use std::collections::BTreeMap;
+
+/// The original edges of a feasible trace of (possibly composed) edges, or `None` when the
+/// solver could not decide a choice.
+pub fn basic_path(edges: &[&Edge], solver: &mut dyn Solver) -> Option<Vec<Edge>> {
+    let mut items: Vec<(Block, TransFormula)> = vec![];
+    for e in edges {
+        push_flat(&mut items, e.as_block());
+    }
+    let mut i = 0;
+    while i < items.len() {
+        let branches = match &items[i].0 {
+            Block::Edge(_) => {
+                i += 1;
+                continue;
+            }
+            Block::Seq(parts) => {
+                let mut flat = vec![];
+                parts.iter().for_each(|p| push_flat(&mut flat, p.clone()));
+                items.splice(i..=i, flat);
+                continue;
+            }
+            Block::Choice(branches) => branches,
+        };
+        let branches = branches.clone();
+        let mut chosen = None;
+        let mut all_infeasible = true;
+        for (k, b) in branches.iter().enumerate() {
+            let tf = b.stmt().trans_formula();
+            let last = k + 1 == branches.len();
+            if last && all_infeasible {
+                chosen = Some((b.clone(), tf));
+                break;
+            }
+            let mut trace: Vec<TransFormula> = items.iter().map(|(_, t)| t.clone()).collect();
+            trace[i] = tf.clone();
+            match check_trace(&trace, solver) {
+                TraceCheck::Feasible(_) => {
+                    chosen = Some((b.clone(), tf));
+                    break;
+                }
+                TraceCheck::Infeasible { .. } => {}
+                TraceCheck::Unknown(_) => all_infeasible = false,
+            }
+        }
+        items[i] = chosen?;
+    }
+    Some(items.into_iter().filter_map(|(b, _)| if let Block::Edge(e) = b { Some(*e) } else { None }).collect())
+}
+
+fn push_flat(items: &mut Vec<(Block, TransFormula)>, b: Block) {
+    match b {
+        Block::Seq(parts) => parts.into_iter().for_each(|p| push_flat(items, p)),
+        b => {
+            let tf = b.stmt().trans_formula();
+            items.push((b, tf));
+        }
+    }
+}
+
+/// The steps of a path of original edges with the values after each step, and the values
+/// before the first; `None` if the path is not (or not provably) feasible.
+pub fn steps_with_values(
+    path: &[Edge],
+    original: &Cfg,
+    solver: &mut dyn Solver,
+) -> Option<(BTreeMap<Term, Term>, Vec<CexStep>)> {
+    let stmts: Vec<Stmt> = path.iter().map(Edge::stmt).collect();
+    let tfs: Vec<TransFormula> = stmts.iter().map(Stmt::trans_formula).collect();
+    let TraceCheck::Feasible(model) = check_trace(&tfs, solver) else { return None };
+    let after = |i: usize| model.states.get(i + 1).cloned().unwrap_or_default();
+    let steps = path
+        .iter()
+        .zip(stmts)
+        .zip(&tfs)
+        .enumerate()
+        .map(|(i, ((e, stmt), tf))| {
+            let values = after(i);
+            let nondet = e.nondet.as_ref().and_then(|n| {
+                let var = first_havoc(&stmt)?;
+                Some(NondetValue { function: n.function.clone(), ctype: n.ctype.clone(), value: values.get(&var)?.clone() })
+            });
+            CexStep {
+                pos: e.pos.clone(),
+                branch: branch_direction(original, e),
+                assigned: tf.assigned_vars().into_iter().collect(),
+                stmt,
+                values,
+                nondet,
+                function: procedure_of(original, e),
+            }
+        })
+        .collect();
+    Some((model.states.first().cloned().unwrap_or_default(), steps))
+}
+
+/// The procedure an edge of a prepared CFG comes from (its locations are named `proc.loc`).
+fn procedure_of(cfg: &Cfg, e: &Edge) -> Option<String> {
+    let name = &cfg.locs.get(e.src)?.name;
+    name.split_once('.').map(|(p, _)| p.to_string())
+}
+
+/// The first variable a statement havocs.
+fn first_havoc(s: &Stmt) -> Option<Term> {
+    match s {
+        Stmt::Havoc(vs) => vs.first().cloned(),
+        Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().find_map(first_havoc),
+        _ => None,
+    }
+}
+
+/// For an edge that leaves a two-way branch (two `assume` edges whose conditions are each
+/// other's negation): whether it is the first of the two (the branch the front end built for
+/// the condition being true).
+fn branch_direction(cfg: &Cfg, e: &Edge) -> Option<bool> {
+    let outs: Vec<&Edge> = cfg.edges.iter().filter(|o| o.src == e.src).collect();
+    let [a, b] = outs.as_slice() else { return None };
+    let cond = |x: &Edge| match &x.label {
+        Label::Stmt(Stmt::Assume(c)) => Some(c.clone()),
+        _ => None,
+    };
+    let (ca, cb) = (cond(a)?, cond(b)?);
+    let negated = smt::build::not(&ca) == cb || smt::build::not(&cb) == ca;
+    if !negated || conjuncts(&ca).is_empty() {
+        return None;
+    }
+    let this = cond(e)?;
+    if this == ca && a.dst == e.dst {
+        Some(true)
+    } else if this == cb && b.dst == e.dst {
+        Some(false)
+    } else {
+        None
+    }
+}

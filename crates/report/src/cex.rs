@@ -1,0 +1,123 @@
+//! The error path of a FALSE answer as source steps: position, the statement as written (the C
+//! line, or the statement in Boogie syntax), the values it assigned and the inputs it read.
+
+use crate::source::{is_c_file, SourceLines};
+use engines::{CexStep, Counterexample};
+use serde_json::{json, Value};
+use smt::Term;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Whether a variable is the front end's own (a temporary, a result slot, memory): not shown
+/// among the values of a step.
+pub fn is_internal(v: &Term) -> bool {
+    v.var_name().is_none_or(|n| n.starts_with('#'))
+}
+
+fn value(t: &Term) -> String {
+    ir::print::term_to_boogie(t)
+}
+
+/// The statement of a step as the reader wrote it.
+pub fn step_text(step: &CexStep, sources: &mut SourceLines) -> String {
+    let from_source = step.pos.as_ref().filter(|p| is_c_file(&p.file)).and_then(|p| sources.line(&p.file, p.line));
+    from_source.unwrap_or_else(|| ir::print::stmt_to_boogie(&step.stmt).replace('\n', " "))
+}
+
+/// The values a step assigned to source variables.
+pub fn assigned_values(step: &CexStep) -> BTreeMap<String, String> {
+    let shown = step.assigned.iter().filter(|v| !is_internal(v));
+    shown.filter_map(|v| Some((v.var_name()?.to_string(), value(step.values.get(v)?)))).collect()
+}
+
+/// `line:col` in the violation's file, `file:line:col` elsewhere.
+fn position(step: &CexStep, main_file: Option<&str>) -> String {
+    match &step.pos {
+        Some(p) if Some(&*p.file) == main_file => format!("{:>4}:{:<3}", p.line, p.col),
+        Some(p) => format!("{}:{}:{}", p.file, p.line, p.col),
+        None => format!("{:>8}", "-"),
+    }
+}
+
+/// Whether a step is worth showing: it assigns or constrains something.
+fn visible(step: &CexStep) -> bool {
+    !step.assigned.is_empty() || !step.stmt.trans_formula().formula.is_true()
+}
+
+/// The error path as text.
+pub fn render_counterexample(c: &Counterexample) -> String {
+    let mut out = String::new();
+    let mut sources = SourceLines::default();
+    let at = c.violation.pos.as_ref().map(|p| format!(" at {p}")).unwrap_or_default();
+    let _ = writeln!(out, "{}{} (entry procedure {})", c.violation.kind.describe(), at, c.entry);
+    let inputs: Vec<String> = c.steps.iter().filter_map(|s| s.nondet.as_ref()).map(|n| value(&n.value)).collect();
+    if !inputs.is_empty() {
+        let _ = writeln!(out, "inputs: {}", inputs.join(", "));
+    }
+    let _ = writeln!(out, "error path{}:", if c.source_steps { "" } else { " (large blocks: the solver could not resolve them)" });
+    let main_file = c.violation.pos.as_ref().map(|p| p.file.to_string());
+    let mut last_line = None;
+    for step in c.steps.iter().filter(|s| visible(s)) {
+        let line = step.pos.as_ref().map(|p| (p.file.clone(), p.line));
+        if line.is_none() || line != last_line {
+            let _ = writeln!(out, "  {}  {}", position(step, main_file.as_deref()), step_text(step, &mut sources));
+        }
+        last_line = line;
+        if let Some(b) = step.branch {
+            let _ = writeln!(out, "      condition {b}");
+        }
+        if let Some(n) = &step.nondet {
+            let _ = writeln!(out, "      {}() returns {} ({})", n.function, value(&n.value), n.ctype);
+        }
+        let assigned = assigned_values(step);
+        if !assigned.is_empty() {
+            let shown: Vec<String> = assigned.iter().map(|(v, x)| format!("{v} = {x}")).collect();
+            let _ = writeln!(out, "      {}", shown.join(", "));
+        }
+    }
+    out
+}
+
+fn nondet_json(n: &engines::NondetValue) -> Value {
+    json!({"function": n.function, "type": n.ctype, "value": value(&n.value)})
+}
+
+/// The error path as JSON.
+pub fn counterexample_json(c: &Counterexample) -> Value {
+    let mut sources = SourceLines::default();
+    let steps: Vec<Value> = c
+        .steps
+        .iter()
+        .filter(|s| visible(s))
+        .map(|s| {
+            json!({
+                "file": s.pos.as_ref().map(|p| p.file.to_string()),
+                "line": s.pos.as_ref().map(|p| p.line),
+                "column": s.pos.as_ref().map(|p| p.col),
+                "source": step_text(s, &mut sources),
+                "statement": ir::print::stmt_to_boogie(&s.stmt).replace('\n', " "),
+                "branch": s.branch,
+                "assigned": assigned_values(s),
+                "nondet": s.nondet.as_ref().map(nondet_json),
+            })
+        })
+        .collect();
+    let inputs: Vec<Value> = c
+        .steps
+        .iter()
+        .filter_map(|s| s.nondet.as_ref())
+        .map(nondet_json)
+        .collect();
+    json!({
+        "entry": c.entry,
+        "violation": {
+            "kind": c.violation.kind.describe(),
+            "file": c.violation.pos.as_ref().map(|p| p.file.to_string()),
+            "line": c.violation.pos.as_ref().map(|p| p.line),
+            "column": c.violation.pos.as_ref().map(|p| p.col),
+        },
+        "source_steps": c.source_steps,
+        "inputs": inputs,
+        "steps": steps,
+    })
+}

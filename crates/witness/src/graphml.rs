@@ -1,0 +1,117 @@
+//! SV-COMP witnesses in GraphML, format 1.0: a violation witness is a path automaton whose
+//! edges carry the source lines, the sides of branches and the values of input functions; a
+//! correctness witness attaches each loop invariant to a node reached at the loop's line.
+
+use crate::task::{now_iso8601, Task};
+use engines::{Counterexample, LoopInvariant};
+use std::fmt::Write;
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+const KEYS: &[(&str, &str)] = &[
+    ("witness-type", "graph"),
+    ("sourcecodelang", "graph"),
+    ("producer", "graph"),
+    ("specification", "graph"),
+    ("programfile", "graph"),
+    ("programhash", "graph"),
+    ("architecture", "graph"),
+    ("creationtime", "graph"),
+    ("entry", "node"),
+    ("violation", "node"),
+    ("invariant", "node"),
+    ("invariant.scope", "node"),
+    ("startline", "edge"),
+    ("control", "edge"),
+    ("assumption", "edge"),
+    ("assumption.resultfunction", "edge"),
+    ("enterFunction", "edge"),
+];
+
+fn header(task: &Task, kind: &str) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+    out.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
+    for (k, f) in KEYS {
+        let _ = writeln!(out, " <key attr.name=\"{k}\" attr.type=\"string\" for=\"{f}\" id=\"{k}\"/>");
+    }
+    out.push_str(" <graph edgedefault=\"directed\">\n");
+    let spec = format!("CHECK( init(main()), LTL({}) )", task.specification);
+    for (k, v) in [
+        ("witness-type", kind.to_string()),
+        ("sourcecodelang", "C".into()),
+        ("producer", format!("Tracery {}", env!("CARGO_PKG_VERSION"))),
+        ("specification", spec),
+        ("programfile", task.file_name()),
+        ("programhash", task.file_hash()),
+        ("architecture", task.architecture().into()),
+        ("creationtime", now_iso8601()),
+    ] {
+        let _ = writeln!(out, "  <data key=\"{k}\">{}</data>", escape(&v));
+    }
+    out
+}
+
+fn node(out: &mut String, id: usize, data: &[(&str, String)]) {
+    let _ = writeln!(out, "  <node id=\"N{id}\">");
+    for (k, v) in data {
+        let _ = writeln!(out, "   <data key=\"{k}\">{}</data>", escape(v));
+    }
+    out.push_str("  </node>\n");
+}
+
+fn edge(out: &mut String, from: usize, to: usize, data: &[(&str, String)]) {
+    let _ = writeln!(out, "  <edge source=\"N{from}\" target=\"N{to}\">");
+    for (k, v) in data {
+        let _ = writeln!(out, "   <data key=\"{k}\">{}</data>", escape(v));
+    }
+    out.push_str("  </edge>\n");
+}
+
+const FOOTER: &str = " </graph>\n</graphml>\n";
+
+/// The violation witness of a counterexample.
+pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
+    let mut out = header(task, "violation_witness");
+    node(&mut out, 0, &[("entry", "true".into())]);
+    let mut n = 0;
+    for step in &c.steps {
+        let Some(pos) = &step.pos else { continue };
+        let mut data = vec![("startline", pos.line.to_string())];
+        if let Some(b) = step.branch {
+            data.push(("control", if b { "condition-true" } else { "condition-false" }.into()));
+        }
+        if let Some(v) = step.nondet.as_ref() {
+            data.push(("assumption", format!("\\result == {};", ir::print::term_to_boogie(&v.value))));
+            data.push(("assumption.resultfunction", v.function.clone()));
+        }
+        if data.len() == 1 {
+            continue;
+        }
+        node(&mut out, n + 1, &[]);
+        edge(&mut out, n, n + 1, &data);
+        n += 1;
+    }
+    node(&mut out, n + 1, &[("violation", "true".into())]);
+    let line = c.violation.pos.as_ref().map_or(0, |p| p.line);
+    edge(&mut out, n, n + 1, &[("startline", line.to_string())]);
+    out.push_str(FOOTER);
+    out
+}
+
+/// The correctness witness: each C-expressible loop invariant at a node entered at its line.
+pub fn correctness_witness(task: &Task, invariants: &[LoopInvariant]) -> String {
+    let mut out = header(task, "correctness_witness");
+    node(&mut out, 0, &[("entry", "true".into())]);
+    let mut n = 0;
+    for inv in invariants {
+        let (Some(pos), Ok(value)) = (&inv.pos, ir::print_c::term_to_c(&inv.formula)) else { continue };
+        n += 1;
+        let scope = inv.function.clone().unwrap_or_else(|| inv.entry.clone());
+        node(&mut out, n, &[("invariant", value), ("invariant.scope", scope)]);
+        edge(&mut out, 0, n, &[("startline", pos.line.to_string())]);
+    }
+    out.push_str(FOOTER);
+    out
+}

@@ -1,0 +1,70 @@
+//! A C test harness that replays a counterexample natively: `gcc harness.c program.c && ./a.out`
+//! exits with status 1 when the error is reached. It defines the functions the program declares
+//! but does not define: the input functions return the counterexample's values in the order the
+//! path calls them, the error functions print and exit with status 1, `__VERIFIER_assume` ends a
+//! run that leaves the path with status 0.
+
+use engines::Counterexample;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Whether a function is an input function whose values the harness supplies.
+fn is_input(name: &str) -> bool {
+    name.starts_with("__VERIFIER_nondet_") || name.starts_with("__lamp_any_")
+}
+
+/// A C integer literal for `v` (as `long long` or `unsigned long long`).
+fn literal(v: &smt::Term) -> String {
+    let Some(n) = v.as_int() else { return "0".into() };
+    let s = n.to_string();
+    if s == "-9223372036854775808" {
+        "(-9223372036854775807LL - 1)".into()
+    } else if s.starts_with('-') {
+        format!("({s}LL)")
+    } else {
+        format!("{s}ULL")
+    }
+}
+
+/// The harness for a counterexample; `externs` maps the functions the program declares but does
+/// not define to their C return types.
+pub fn harness(c: &Counterexample, externs: &BTreeMap<String, String>, program: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "// Test harness written by Tracery for {program}: replays the counterexample.");
+    let _ = writeln!(out, "// Build and run: gcc harness.c program.c && ./a.out   (exit status 1: the error is reached)");
+    let _ = writeln!(out, "#include <stdio.h>\n#include <stdlib.h>\n");
+    let _ = writeln!(out, "static unsigned long tracery_input = 0; // inputs read so far\n");
+    // the i-th value of the path, per function
+    let mut calls: BTreeMap<&str, Vec<(usize, String)>> = BTreeMap::new();
+    for (i, n) in c.steps.iter().filter_map(|s| s.nondet.as_ref()).enumerate() {
+        calls.entry(n.function.as_str()).or_default().push((i, literal(&n.value)));
+    }
+    for (name, ret) in externs {
+        match name.as_str() {
+            "reach_error" | "__VERIFIER_error" => {
+                let _ = writeln!(out, "void {name}(void) {{\n  fprintf(stderr, \"{name}() reached\\n\");\n  exit(1);\n}}\n");
+            }
+            "__VERIFIER_assume" => {
+                let _ = writeln!(out, "void __VERIFIER_assume(int cond) {{\n  if (!cond) exit(0);\n}}\n");
+            }
+            "__VERIFIER_assert" => {
+                let _ = writeln!(out, "void __VERIFIER_assert(int cond) {{\n  if (!cond) {{\n    fprintf(stderr, \"__VERIFIER_assert failed\\n\");\n    exit(1);\n  }}\n}}\n");
+            }
+            n if is_input(n) && ret != "void" => {
+                let _ = writeln!(out, "{ret} {n}(void) {{\n  switch (tracery_input++) {{");
+                for (i, v) in calls.get(n).into_iter().flatten() {
+                    let _ = writeln!(out, "  case {i}: return ({ret}){v};");
+                }
+                let _ = writeln!(out, "  default: return 0;\n  }}\n}}\n");
+            }
+            n if n.starts_with("__VERIFIER_") && ret == "void" => {
+                let _ = writeln!(out, "void {n}() {{}}\n");
+            }
+            n if n.starts_with("__VERIFIER_") => {
+                let _ = writeln!(out, "{ret} {n}() {{\n  return 0;\n}}\n");
+            }
+            _ => {}
+        }
+    }
+    out
+}
