@@ -148,6 +148,9 @@ fn invariant_of_p_flag_passes_its_check_and_goes_into_the_witness() {
     assert_eq!(string(inv, "format"), "c_expression");
     assert!(string(inv, "value").contains('p'));
     check_location(key(inv, "location"));
+    // at the loop head: the `while` of line 10
+    assert_eq!(key(key(inv, "location"), "line").as_u64(), Some(10));
+    assert!(out.contains("lecture-p-flag.c:10:5 (main)"), "{out}");
 }
 
 #[test]

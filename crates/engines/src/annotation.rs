@@ -95,7 +95,7 @@ pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>) ->
     let invariants = cfg.loop_heads()
         .into_iter()
         .map(|l| {
-            let pos = succ[l].iter().find_map(|&e| cfg.edges[e].pos.clone()).or_else(|| cfg.locs[l].pos.clone());
+            let pos = cfg.locs[l].pos.clone().or_else(|| succ[l].iter().find_map(|&e| cfg.edges[e].pos.clone()));
             let function = cfg.locs[l].name.split_once('.').map(|(p, _)| p.to_string());
             LoopInvariant { entry: entry.to_string(), function, pos, formula: inv[l].clone() }
         })

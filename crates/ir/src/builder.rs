@@ -147,7 +147,8 @@ impl Builder {
             }
         }
         reach.insert(exit);
-        // class data: first label, first position, error
+        // class data: first label, error, and the position of the location jumped to (a loop
+        // head keeps its loop's position), else the first one
         let mut label: HashMap<usize, String> = HashMap::new();
         let mut pos: HashMap<usize, SourcePos> = HashMap::new();
         for (i, l) in self.locs.iter().enumerate() {
@@ -155,7 +156,7 @@ impl Builder {
             if let Some(name) = &l.label {
                 label.entry(r).or_insert_with(|| name.clone());
             }
-            if let Some(p) = &l.pos {
+            if let Some(p) = self.locs.get(r).and_then(|own| own.pos.as_ref()).or(l.pos.as_ref()) {
                 pos.entry(r).or_insert_with(|| p.clone());
             }
         }

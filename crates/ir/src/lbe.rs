@@ -19,44 +19,57 @@ pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
         g.add(e.clone());
     }
     let keep = |l: LocId| l == cfg.entry || l == cfg.exit || cfg.locs[l].error.is_some();
+    // Loop heads go last, so that the location a loop keeps is its head (where invariants
+    // are reported) whenever the rest of the loop can be composed away.
+    let heads: BTreeSet<LocId> = cfg.loop_heads().into_iter().collect();
+    let (others, heads): (Vec<LocId>, Vec<LocId>) =
+        (0..cfg.locs.len()).filter(|&l| !keep(l)).partition(|l| !heads.contains(l));
     loop {
         let mut changed = merge_parallel(&mut g);
-        for l in 0..cfg.locs.len() {
-            if keep(l) {
-                continue;
-            }
-            let ins: Vec<usize> = g.ins[l].iter().copied().collect();
-            let outs: Vec<usize> = g.outs[l].iter().copied().collect();
-            if ins.is_empty() || outs.is_empty() || ins.iter().any(|i| outs.contains(i)) {
-                continue;
-            }
-            if ins.len() * outs.len() > MAX_PRODUCT && ins.len() > 1 && outs.len() > 1 {
-                continue;
-            }
-            let mut composed = vec![];
-            for &i in &ins {
-                for &o in &outs {
-                    if let (Some(a), Some(b)) = (&g.edges[i], &g.edges[o]) {
-                        composed.extend(compose(a, b));
-                    }
-                }
-            }
-            if composed.len() != ins.len() * outs.len() {
-                continue; // a call edge: not composable
-            }
-            for i in ins.into_iter().chain(outs) {
-                g.remove(i);
-            }
-            for e in composed {
-                g.add(e);
-            }
-            changed = true;
+        changed |= remove_locations(&mut g, &others);
+        if !changed {
+            changed = remove_locations(&mut g, &heads);
         }
         if !changed {
             break;
         }
     }
     renumber(cfg, g.edges.into_iter().flatten().collect())
+}
+
+/// Removes each location of `locs` that has no self-loop and few enough edges, composing its
+/// incoming with its outgoing edges; whether any was removed.
+fn remove_locations(g: &mut Graph, locs: &[LocId]) -> bool {
+    let mut changed = false;
+    for &l in locs {
+        let ins: Vec<usize> = g.ins[l].iter().copied().collect();
+        let outs: Vec<usize> = g.outs[l].iter().copied().collect();
+        if ins.is_empty() || outs.is_empty() || ins.iter().any(|i| outs.contains(i)) {
+            continue;
+        }
+        if ins.len() * outs.len() > MAX_PRODUCT && ins.len() > 1 && outs.len() > 1 {
+            continue;
+        }
+        let mut composed = vec![];
+        for &i in &ins {
+            for &o in &outs {
+                if let (Some(a), Some(b)) = (&g.edges[i], &g.edges[o]) {
+                    composed.extend(compose(a, b));
+                }
+            }
+        }
+        if composed.len() != ins.len() * outs.len() {
+            continue; // a call edge: not composable
+        }
+        for i in ins.into_iter().chain(outs) {
+            g.remove(i);
+        }
+        for e in composed {
+            g.add(e);
+        }
+        changed = true;
+    }
+    changed
 }
 
 /// Edges with incremental adjacency.
