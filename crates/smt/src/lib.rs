@@ -10,10 +10,13 @@ pub mod solver;
 pub mod linear;
 pub mod qe;
 pub mod simplify;
+pub mod sexp;
+pub mod smtlib;
 pub mod z3backend;
 mod z3ffi;
 
 pub use sort::Sort;
 pub use term::{FuncDecl, Kind, Op, Quantifier, Term};
-pub use solver::{Model, SatResult, Solver, SolverError};
+pub use smtlib::SmtLibSolver;
+pub use solver::{Model, SatResult, Solver, SolverError, SolverStats};
 pub use z3backend::Z3Solver;
