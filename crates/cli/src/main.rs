@@ -40,9 +40,20 @@ struct Cli {
     #[arg(long, value_name = "SECS", default_value_t = 900.0)]
     timeout: f64,
 
-    /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, sp, it-sp, sp-lv.
+    /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, craig-smtlib, sp, it-sp, sp-lv.
     #[arg(long, value_name = "NAME", default_value = "portfolio")]
     refinement: Source,
+
+    /// The solver of trace checks and Hoare-triple queries: `z3` (in-process) or
+    /// `smtlib:COMMAND ARGS`, a process speaking SMT-LIB2 on stdin/stdout, e.g.
+    /// `smtlib:cvc5 --incremental --lang smt2`, `smtlib:z3 -in`, `smtlib:yices-smt2 --incremental`.
+    #[arg(long, value_name = "SOLVER", default_value = "z3")]
+    solver: smt::SolverSpec,
+
+    /// The SMT-LIB2 command `--refinement craig-smtlib` asks for interpolants (cvc5 1.0's
+    /// `get-interpolant`).
+    #[arg(long, value_name = "COMMAND", default_value = smt::backend::DEFAULT_INTERPOLATOR)]
+    interpolator: String,
 
     /// Print statistics (iterations, trace checks, Hoare-triple checks, time per phase).
     #[arg(long)]
@@ -108,11 +119,15 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
+    let interpolator = smt::backend::split_command(&cli.interpolator);
+    probe_solvers(cli, &interpolator)?;
     let config = Config {
         source: cli.refinement,
         deadline: Some(start + timeout),
         large_blocks: !cli.no_large_blocks,
         query_timeout: timeout.min(Duration::from_secs(20)),
+        solver: cli.solver.clone(),
+        interpolator,
     };
     let guard = HardDeadline::arm(start + timeout + GRACE);
     // Z3 and the term algorithms recurse over formulas: give them a deep stack.
@@ -129,6 +144,26 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Starts the external solvers the run will use once, so that one that cannot run is an
+/// error (exit code 2) rather than an UNKNOWN.
+fn probe_solvers(cli: &Cli, interpolator: &[String]) -> Result<()> {
+    use smt::{SatResult, SmtLibSolver, Solver};
+    let answers = |s: &mut SmtLibSolver| -> Result<()> {
+        s.set_timeout_ms(10_000);
+        match s.check() {
+            SatResult::Sat => Ok(()),
+            other => anyhow::bail!("`{}` does not answer `(check-sat)` with sat: {other:?}", s.command()),
+        }
+    };
+    if let smt::SolverSpec::SmtLib(argv) = &cli.solver {
+        answers(&mut SmtLibSolver::new(argv).context("cannot use --solver")?)?;
+    }
+    if cli.refinement == Source::CraigSmtLib {
+        answers(&mut SmtLibSolver::interpolating(interpolator).context("cannot use --interpolator for craig-smtlib")?)?;
+    }
+    Ok(())
 }
 
 /// What the front end made of the input file.

@@ -41,8 +41,9 @@ fn sequence_from(
         Source::NewtonSpLv => newton_sp(trace, core, NewtonOptions { it: false, lv: true }, solver)?.preds,
         Source::NewtonItSp => newton_sp(trace, core, NewtonOptions { it: true, lv: false }, solver)?.preds,
         Source::NewtonSp | Source::Portfolio => newton_sp(trace, core, NewtonOptions { it: false, lv: false }, solver)?.preds,
+        Source::CraigSmtLib => return Err(RefineError::NotApplicable("craig-smtlib is not part of the portfolio".into())),
     };
-    Ok(Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source })
+    Ok(Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source, fallback: None })
 }
 
 /// Whether the sequence is inductive for the path program: with `P(L)` the conjunction of the

@@ -61,16 +61,6 @@ impl SolverStats {
     }
 }
 
-impl std::ops::AddAssign for SolverStats {
-    fn add_assign(&mut self, o: SolverStats) {
-        self.queries += o.queries;
-        self.time += o.time;
-        self.unknowns += o.unknowns;
-        self.timeouts += o.timeouts;
-        self.restarts += o.restarts;
-    }
-}
-
 /// An incremental SMT solver.
 pub trait Solver {
     /// Opens a backtracking scope.

@@ -114,7 +114,7 @@ fn uninterpreted_sorts_and_functions() {
         let q = Term::var("q", u.clone());
         let f = Arc::new(FuncDecl { name: Arc::from("f"), domain: vec![u], range: Sort::Int });
         s.assert(&eq(&p, &q));
-        s.assert(&not(&eq(&apply(&f, &[p.clone()]), &apply(&f, &[q.clone()]))));
+        s.assert(&not(&eq(&apply(&f, std::slice::from_ref(&p)), &apply(&f, std::slice::from_ref(&q)))));
         assert_eq!(s.check(), SatResult::Unsat, "{cmd}");
     });
 }

@@ -171,15 +171,15 @@ mod tests {
         let u = Term::var("u", Sort::Uninterpreted(Arc::from("U")));
         let t = eq(&add(&[x.clone(), apply(&f, &[u])]), &int(1));
         let mut table = Table::default();
-        let d = table.declare(&[t.clone()], 0).unwrap();
+        let d = table.declare(std::slice::from_ref(&t), 0).unwrap();
         assert_eq!(d[0], "(declare-sort S_U 0)", "sorts first");
         let mut rest = d[1..].to_vec();
         rest.sort();
         assert_eq!(rest, vec!["(declare-fun f_abs (S_U) Int)", "(declare-fun v_u () S_U)", "(declare-fun v_x () Int)"]);
-        assert!(table.declare(&[t.clone()], 1).unwrap().is_empty());
+        assert!(table.declare(std::slice::from_ref(&t), 1).unwrap().is_empty());
         assert!(table.covers(&t));
         let y = Term::var("y", Sort::Int);
-        assert_eq!(table.declare(&[y.clone()], 1).unwrap(), vec!["(declare-fun v_y () Int)"]);
+        assert_eq!(table.declare(std::slice::from_ref(&y), 1).unwrap(), vec!["(declare-fun v_y () Int)"]);
         table.pop_to(0);
         assert!(!table.covers(&y));
         assert!(table.declare(&[Term::var("x", Sort::Bool)], 0).is_err());
