@@ -40,10 +40,21 @@ struct Cli {
     #[arg(long, value_name = "SECS", default_value_t = 900.0)]
     timeout: f64,
 
-    /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, sp, it-sp, sp-lv,
-    /// wp, it-wp, wp-lv, it-wp-lv.
+    /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, craig-smtlib,
+    /// sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv.
     #[arg(long, value_name = "NAME", default_value = "portfolio")]
     refinement: Source,
+
+    /// The solver of trace checks and Hoare-triple queries: `z3` (in-process) or
+    /// `smtlib:COMMAND ARGS`, a process speaking SMT-LIB2 on stdin/stdout, e.g.
+    /// `smtlib:cvc5 --incremental --lang smt2`, `smtlib:z3 -in`, `smtlib:yices-smt2 --incremental`.
+    #[arg(long, value_name = "SOLVER", default_value = "z3")]
+    solver: smt::SolverSpec,
+
+    /// The SMT-LIB2 command `--refinement craig-smtlib` asks for interpolants (cvc5 1.0's
+    /// `get-interpolant`).
+    #[arg(long, value_name = "COMMAND", default_value = smt::backend::DEFAULT_INTERPOLATOR)]
+    interpolator: String,
 
     /// Print statistics (iterations, trace checks, Hoare-triple checks, time per phase).
     #[arg(long)]
@@ -126,11 +137,15 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
+    let interpolator = smt::backend::split_command(&cli.interpolator);
+    probe_solvers(cli, &interpolator)?;
     let config = Config {
         source: cli.refinement,
         deadline: Some(start + timeout),
         large_blocks: !cli.no_large_blocks,
         query_timeout: timeout.min(Duration::from_secs(20)),
+        solver: cli.solver.clone(),
+        interpolator,
     };
     let externs = program.externs.clone();
     let guard = HardDeadline::arm(start + timeout + GRACE);
@@ -195,6 +210,26 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, externs: &std::coll
             }
         }
         Verdict::Unknown(_) => {}
+    }
+    Ok(())
+}
+
+/// Starts the external solvers the run will use once, so that one that cannot run is an
+/// error (exit code 2) rather than an UNKNOWN.
+fn probe_solvers(cli: &Cli, interpolator: &[String]) -> Result<()> {
+    use smt::{SatResult, SmtLibSolver, Solver};
+    let answers = |s: &mut SmtLibSolver| -> Result<()> {
+        s.set_timeout_ms(10_000);
+        match s.check() {
+            SatResult::Sat => Ok(()),
+            other => anyhow::bail!("`{}` does not answer `(check-sat)` with sat: {other:?}", s.command()),
+        }
+    };
+    if let smt::SolverSpec::SmtLib(argv) = &cli.solver {
+        answers(&mut SmtLibSolver::new(argv).context("cannot use --solver")?)?;
+    }
+    if cli.refinement == Source::CraigSmtLib {
+        answers(&mut SmtLibSolver::interpolating(interpolator).context("cannot use --interpolator for craig-smtlib")?)?;
     }
     Ok(())
 }

@@ -9,9 +9,8 @@ use crate::annotation::{self, Proof};
 use automata::{reachable_in_difference, shortest_in_difference, Emptiness, LazyDfa, Nfa};
 use ir::{Cfg, Label, TransFormula};
 use refine::portfolio::{portfolio, PathProgram};
-use refine::{assertion_sequence, check_trace, HoareChecker, RefineError, Sequence, Source, TraceCheck};
-use smt::z3backend::Z3Solver;
-use smt::Solver;
+use refine::{assertion_sequence_with, check_trace, HoareChecker, RefineError, Sequence, Source, TraceCheck};
+use smt::{SmtLibSolver, Solver};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -65,9 +64,12 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
     };
     let nfa = program_automaton(cfg);
     let budget = QueryBudget { per_query: config.query_timeout, deadline: config.deadline };
-    let hoare = HoareChecker::new(Box::new(Z3Solver::new()));
-    let shared = Rc::new(RefCell::new(Shared { letters, hoare, checks: 0, budget }));
-    let mut solver = Z3Solver::new();
+    let Solvers { mut trace, hoare, mut interpolator } = match Solvers::create(config) {
+        Ok(s) => s,
+        Err(e) => return (Verdict::Unknown(e), None),
+    };
+    let shared = Rc::new(RefCell::new(Shared { letters, hoare: HoareChecker::new(hoare), checks: 0, budget }));
+    let solver = trace.as_mut();
     let mut dfas: Vec<PredicateDfa> = vec![];
     let deadline = config.deadline;
     let verdict = loop {
@@ -75,6 +77,9 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
             break Verdict::Unknown("timeout".into());
         }
         solver.set_timeout_ms(budget.next_ms());
+        if let Some(itp) = interpolator.as_mut() {
+            itp.set_timeout_ms(budget.next_ms());
+        }
         stats.iterations += 1;
         let search = timed(&mut stats.time_abstraction_ms, || {
             let mut subtrahends: Vec<&mut dyn LazyDfa> = dfas.iter_mut().map(|d| d as &mut dyn LazyDfa).collect();
@@ -90,7 +95,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
         let trace: Vec<TransFormula> = word.iter().map(|&l| shared.borrow().letters[l].clone()).collect();
         tracing::debug!(iteration = stats.iterations, length = word.len(), "error trace {:?}", word);
         stats.trace_checks += 1;
-        let check = timed(&mut stats.time_trace_check_ms, || check_trace(&trace, &mut solver));
+        let check = timed(&mut stats.time_trace_check_ms, || check_trace(&trace, solver));
         match check {
             TraceCheck::Unknown(r) => break Verdict::Unknown(format!("trace check: {r}")),
             TraceCheck::Feasible(model) => {
@@ -101,7 +106,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
                     break Verdict::Unknown("error trace ends at a location without a violation".into());
                 };
                 let edges: Vec<&ir::Edge> = word.iter().map(|&l| &cfg.edges[l]).collect();
-                let source = cex::basic_path(&edges, &mut solver).and_then(|p| cex::steps_with_values(&p, original, &mut solver));
+                let source = cex::basic_path(&edges, solver).and_then(|p| cex::steps_with_values(&p, original, solver));
                 let (initial, steps, source_steps) = match source {
                     Some((initial, steps)) => (initial, steps, true),
                     None => (model.states.first().cloned().unwrap_or_default(), block_steps(&edges, &model), false),
@@ -110,7 +115,16 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
             }
             TraceCheck::Infeasible { core } => {
                 let started = Instant::now();
-                let sequences = sequences_for(config.source, &trace, &word, cfg, &core, &mut solver, &shared, stats);
+                let sequences = sequences_for(
+                    config.source,
+                    &trace,
+                    &word,
+                    cfg,
+                    &core,
+                    (solver, interpolator.as_mut()),
+                    &shared,
+                    stats,
+                );
                 stats.time_sequence_ms += started.elapsed().as_millis();
                 let sequences = match sequences {
                     Ok(s) => s,
@@ -137,6 +151,11 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
     stats.hoare_checks += shared.borrow().checks;
     stats.hoare_solver_calls += shared.borrow().hoare.stats.solver_calls as usize;
     stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
+    stats.trace_solver += solver.stats();
+    stats.hoare_solver += shared.borrow_mut().hoare.solver().stats();
+    if let Some(itp) = &interpolator {
+        stats.interpolator += itp.stats();
+    }
     let proof = matches!(verdict, Verdict::Safe).then(|| proof_of_safety(entry, cfg, &nfa, &mut dfas, deadline)).flatten();
     (verdict, proof)
 }
@@ -153,6 +172,27 @@ fn proof_of_safety(entry: &str, cfg: &Cfg, nfa: &Nfa, dfas: &mut [PredicateDfa],
     Some(annotation::proof(entry, cfg, &inv, deadline))
 }
 
+/// The solver instances of a run: trace checks, Hoare triples, interpolants (craig-smtlib).
+struct Solvers {
+    trace: Box<dyn Solver>,
+    hoare: Box<dyn Solver>,
+    interpolator: Option<SmtLibSolver>,
+}
+
+impl Solvers {
+    fn create(config: &Config) -> Result<Solvers, String> {
+        let start = |what: &str| config.solver.create().map_err(|e| format!("cannot start the {what} solver {}: {e}", config.solver));
+        let trace = start("trace-check")?;
+        let hoare = start("Hoare-triple")?;
+        let interpolator = if config.source == Source::CraigSmtLib {
+            Some(SmtLibSolver::interpolating(&config.interpolator).map_err(|e| format!("cannot start the interpolating solver: {e}"))?)
+        } else {
+            None
+        };
+        Ok(Solvers { trace, hoare, interpolator })
+    }
+}
+
 /// The assertion sequences for an infeasible trace from the configured source.
 #[allow(clippy::too_many_arguments)]
 fn sequences_for(
@@ -161,7 +201,7 @@ fn sequences_for(
     word: &[usize],
     cfg: &Cfg,
     core: &BTreeSet<usize>,
-    solver: &mut Z3Solver,
+    (solver, interpolator): (&mut dyn Solver, Option<&mut SmtLibSolver>),
     shared: &Rc<RefCell<Shared>>,
     stats: &mut Stats,
 ) -> Result<Vec<Sequence>, RefineError> {
@@ -175,10 +215,13 @@ fn sequences_for(
         stats.quantified_predicates += result.sequences.iter().map(|s| s.quantified).sum::<usize>();
         return Ok(result.sequences);
     }
-    let seq = assertion_sequence(source, trace, core, solver)?;
+    let seq = assertion_sequence_with(source, trace, core, solver, interpolator)?;
     stats.sequences += 1;
     if seq.source_used != source {
         stats.fallbacks += 1;
+        if stats.first_fallback.is_none() {
+            stats.first_fallback = seq.fallback.clone();
+        }
     }
     stats.quantified_predicates += seq.quantified;
     Ok(vec![seq])

@@ -8,7 +8,7 @@ mod predicate_dfa;
 
 use ir::{SourcePos, Stmt, Violation};
 use serde::Serialize;
-use smt::Term;
+use smt::{SolverSpec, SolverStats, Term};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -26,11 +26,22 @@ pub struct Config {
     pub large_blocks: bool,
     /// Per-query solver timeout.
     pub query_timeout: Duration,
+    /// The solver of trace checks and of Hoare-triple queries (one instance each).
+    pub solver: SolverSpec,
+    /// The command `craig-smtlib` asks for interpolants (an SMT-LIB process).
+    pub interpolator: Vec<String>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { source: Source::NewtonItSpLv, deadline: None, large_blocks: true, query_timeout: Duration::from_secs(10) }
+        Config {
+            source: Source::NewtonItSpLv,
+            deadline: None,
+            large_blocks: true,
+            query_timeout: Duration::from_secs(10),
+            solver: SolverSpec::Z3,
+            interpolator: smt::backend::split_command(smt::backend::DEFAULT_INTERPOLATOR),
+        }
     }
 }
 
@@ -103,6 +114,34 @@ pub struct Stats {
     pub time_trace_check_ms: u128,
     pub time_sequence_ms: u128,
     pub time_total_ms: u128,
+    /// The solver of trace checks and Hoare triples (`z3` or `smtlib:COMMAND`).
+    pub solver: String,
+    pub trace_solver: SolverUse,
+    pub hoare_solver: SolverUse,
+    /// The interpolating solver of `craig-smtlib`.
+    pub interpolator: SolverUse,
+    /// Why the requested source was not used, the first time it was not.
+    pub first_fallback: Option<String>,
+}
+
+/// What one solver instance did (summed over entry procedures).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct SolverUse {
+    pub queries: u64,
+    pub time_ms: u128,
+    pub unknowns: u64,
+    pub timeouts: u64,
+    pub restarts: u64,
+}
+
+impl std::ops::AddAssign<SolverStats> for SolverUse {
+    fn add_assign(&mut self, s: SolverStats) {
+        self.queries += s.queries;
+        self.time_ms += s.time.as_millis();
+        self.unknowns += s.unknowns;
+        self.timeouts += s.timeouts;
+        self.restarts += s.restarts;
+    }
 }
 
 /// A verdict with the run's statistics.
@@ -117,7 +156,7 @@ pub struct Outcome {
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let start = Instant::now();
-    let mut stats = Stats::default();
+    let mut stats = Stats { solver: config.solver.to_string(), ..Stats::default() };
     let mut unknown = None;
     if program.entries.is_empty() {
         unknown = Some("the program has no procedure with an implementation".to_string());

@@ -5,6 +5,7 @@
 //! ([`assertion_sequence`]) computes an inductive sequence of assertions `I_0 = true, .., I_n =
 //! false` over canonical program variables with `{I_i} st_i {I_{i+1}}` for every step.
 
+pub mod craig_smtlib;
 pub mod error;
 pub mod farkas;
 pub mod hoare;
@@ -48,6 +49,9 @@ pub enum Source {
     NewtonWp,
     /// Craig sequence interpolants by Farkas' lemma (falls back to `NewtonItSpLv`).
     Craig,
+    /// Craig interpolants from an external SMT-LIB solver by repeated binary interpolation
+    /// (falls back to `NewtonItSpLv` when the solver gives none or the sequence is not inductive).
+    CraigSmtLib,
     /// Craig, then it-sp-lv, then sp-lv, stopping at the first perfect sequence
     /// (see [`portfolio::portfolio`]; run by the engine, which knows the path program).
     Portfolio,
@@ -55,9 +59,10 @@ pub enum Source {
 
 impl Source {
     /// Every source, in the order of their names in [`Source::name`].
-    pub const ALL: [Source; 10] = [
+    pub const ALL: [Source; 11] = [
         Source::NewtonItSpLv,
         Source::Craig,
+        Source::CraigSmtLib,
         Source::NewtonSp,
         Source::NewtonItSp,
         Source::NewtonSpLv,
@@ -68,8 +73,8 @@ impl Source {
         Source::Portfolio,
     ];
 
-    /// The name used on the command line (`it-sp-lv`, `craig`, `sp`, `it-sp`, `sp-lv`, `wp`,
-    /// `it-wp`, `wp-lv`, `it-wp-lv`, `portfolio`).
+    /// The name used on the command line (`it-sp-lv`, `craig`, `craig-smtlib`, `sp`, `it-sp`,
+    /// `sp-lv`, `wp`, `it-wp`, `wp-lv`, `it-wp-lv`, `portfolio`).
     pub fn name(self) -> &'static str {
         match self {
             Source::NewtonItSpLv => "it-sp-lv",
@@ -81,6 +86,7 @@ impl Source {
             Source::NewtonWpLv => "wp-lv",
             Source::NewtonItWpLv => "it-wp-lv",
             Source::Craig => "craig",
+            Source::CraigSmtLib => "craig-smtlib",
             Source::Portfolio => "portfolio",
         }
     }
@@ -96,7 +102,7 @@ impl Source {
             Source::NewtonItWp => (Transformer::Wp, true, false),
             Source::NewtonWpLv => (Transformer::Wp, false, true),
             Source::NewtonWp => (Transformer::Wp, false, false),
-            Source::Craig | Source::Portfolio => return None,
+            Source::Craig | Source::CraigSmtLib | Source::Portfolio => return None,
         };
         Some(NewtonOptions { transformer, it, lv })
     }
@@ -110,7 +116,7 @@ impl fmt::Display for Source {
 
 /// A source name that is not one of [`Source::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv or portfolio)")]
+#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, craig-smtlib, sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv or portfolio)")]
 pub struct UnknownSource(pub String);
 
 impl FromStr for Source {
@@ -129,29 +135,58 @@ pub struct Sequence {
     pub source_used: Source,
     /// How many assertions contain a quantifier.
     pub quantified: usize,
+    /// Why the requested source was not used (after a fallback).
+    pub fallback: Option<String>,
 }
 
 /// Computes an inductive assertion sequence for the infeasible `trace` with unsat core `core`
 /// (step indices from [`check_trace`]; empty means the whole trace). `Craig` falls back to
 /// `it-sp-lv` when Farkas interpolation does not apply; so does `Portfolio`, which needs the
-/// path program to run in full ([`portfolio::portfolio`]).
+/// path program to run in full ([`portfolio::portfolio`]), and `CraigSmtLib`, which needs an
+/// interpolating solver (see [`assertion_sequence_with`]).
 pub fn assertion_sequence(
     source: Source,
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
 ) -> Result<Sequence, RefineError> {
-    let seq = match source.newton_options() {
-        Some(opts) => newton_sequence(source, opts, trace, core, solver)?,
-        None => match farkas::farkas_sequence(trace, core, solver) {
-            Ok(preds) => Sequence { quantified: count_quantified(&preds), preds, source_used: Source::Craig },
-            Err(RefineError::NotApplicable(why)) => {
-                tracing::debug!("Farkas interpolation not applicable ({why}); falling back to it-sp-lv");
-                let it_sp_lv = NewtonOptions { transformer: Transformer::Sp, it: true, lv: true };
-                newton_sequence(Source::NewtonItSpLv, it_sp_lv, trace, core, solver)?
+    assertion_sequence_with(source, trace, core, solver, None)
+}
+
+/// [`assertion_sequence`] with the interpolating solver `CraigSmtLib` asks. Its sequences are
+/// checked with `solver` ([`check_inductive`]); one that is not inductive (or not known to be)
+/// is never used: the source falls back to `it-sp-lv` and says why.
+pub fn assertion_sequence_with(
+    source: Source,
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+    interpolator: Option<&mut smt::SmtLibSolver>,
+) -> Result<Sequence, RefineError> {
+    if let Some(opts) = source.newton_options() {
+        return newton_sequence(source, opts, trace, core, solver);
+    }
+    let attempt = match (source, interpolator) {
+        (Source::CraigSmtLib, None) => Err(RefineError::NotApplicable("no interpolating solver".into())),
+        (Source::CraigSmtLib, Some(itp)) => craig_smtlib::smtlib_sequence(trace, core, itp).and_then(|preds| {
+            match check_inductive(&preds, trace, solver) {
+                Some(true) => Ok(preds),
+                Some(false) => Err(RefineError::NotApplicable(format!("{} gave a non-inductive sequence", itp.command()))),
+                None => Err(RefineError::NotApplicable("the inductivity of the interpolants is undecided".into())),
             }
-            Err(e) => return Err(e),
-        },
+        }),
+        _ => farkas::farkas_sequence(trace, core, solver),
+    };
+    let used = if source == Source::CraigSmtLib { Source::CraigSmtLib } else { Source::Craig };
+    let seq = match attempt {
+        Ok(preds) => Sequence { quantified: count_quantified(&preds), preds, source_used: used, fallback: None },
+        Err(RefineError::NotApplicable(why)) => {
+            tracing::debug!("{used} not applicable ({why}); falling back to it-sp-lv");
+            let it_sp_lv = NewtonOptions { transformer: Transformer::Sp, it: true, lv: true };
+            let seq = newton_sequence(Source::NewtonItSpLv, it_sp_lv, trace, core, solver)?;
+            Sequence { fallback: Some(format!("{used}: {why}")), ..seq }
+        }
+        Err(e) => return Err(e),
     };
     debug_assert!(
         check_inductive(&seq.preds, trace, solver) != Some(false),
@@ -171,7 +206,7 @@ fn newton_sequence(
     solver: &mut dyn Solver,
 ) -> Result<Sequence, RefineError> {
     let s = newton(trace, core, opts, solver)?;
-    Ok(Sequence { preds: s.preds, source_used: source, quantified: s.quantified })
+    Ok(Sequence { preds: s.preds, source_used: source, quantified: s.quantified, fallback: None })
 }
 
 fn count_quantified(preds: &[Term]) -> usize {

@@ -39,7 +39,7 @@ fn sequence_from(
         Some(opts) => newton(trace, core, opts, solver)?.preds,
         None => farkas::farkas_sequence(trace, core, solver)?,
     };
-    Ok(Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source })
+    Ok(Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source, fallback: None })
 }
 
 /// Whether the sequence is inductive for the path program: with `P(L)` the conjunction of the

@@ -310,6 +310,10 @@ fn every_source_is_inductive_on_infeasible_traces() {
             if src == Source::Craig || src == Source::Portfolio {
                 let expected = if farkas_applies { Source::Craig } else { Source::NewtonItSpLv };
                 assert_eq!(seq.source_used, expected, "{name}");
+            } else if src == Source::CraigSmtLib {
+                // Without an interpolating solver it falls back, and says why.
+                assert_eq!(seq.source_used, Source::NewtonItSpLv, "{name}");
+                assert!(seq.fallback.as_deref().is_some_and(|w| w.contains("no interpolating solver")), "{name}");
             } else {
                 assert_eq!(seq.source_used, src);
             }
@@ -500,4 +504,34 @@ fn portfolio_stops_at_a_perfect_sequence() {
     assert_eq!(result.sequences[0].source_used, Source::Craig);
     assert!(is_perfect(&result.sequences[0].preds, &trace, &path, &mut hoare));
     assert!(is_inductive(&result.sequences[0].preds, &trace, &mut s));
+}
+
+#[test]
+fn craig_smtlib_sequences_are_inductive_or_fall_back_with_a_reason() {
+    let found = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("cvc5").is_file()));
+    if !found {
+        eprintln!("note: cvc5 is not installed; skipping craig-smtlib (.ci/run installs it)");
+        return;
+    }
+    let argv: Vec<String> = smt::backend::split_command(smt::backend::DEFAULT_INTERPOLATOR);
+    let mut itp = smt::SmtLibSolver::interpolating(&argv).expect("cvc5 starts");
+    itp.set_timeout_ms(5000);
+    let mut s = solver();
+    for (name, trace, _) in infeasible_traces() {
+        let core = infeasible_core(&trace, &mut s);
+        let seq = refine::assertion_sequence_with(Source::CraigSmtLib, &trace, &core, &mut s, Some(&mut itp))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if std::env::var("SHOW").is_ok() {
+            eprintln!("{name} used={} {:?}: {:?}", seq.source_used, seq.fallback, seq.preds);
+        }
+        assert!(is_inductive(&seq.preds, &trace, &mut s), "{name}: {:?}", seq.preds);
+        match seq.source_used {
+            Source::CraigSmtLib => assert!(seq.fallback.is_none()),
+            Source::NewtonItSpLv => assert!(seq.fallback.is_some(), "{name}"),
+            other => panic!("{name}: {other}"),
+        }
+        if name == "linear" || name == "havoc" {
+            assert_eq!(seq.source_used, Source::CraigSmtLib, "{name}: {:?}", seq.fallback);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! SMT layer of Tracery: hash-consed terms and sorts, simplifying builders, substitution,
 //! SMT-LIB printing, partial quantifier elimination, and solver backends behind one trait.
 
+pub mod backend;
 pub mod build;
 pub mod print;
 pub mod sort;
@@ -10,10 +11,14 @@ pub mod solver;
 pub mod linear;
 pub mod qe;
 pub mod simplify;
+pub mod sexp;
+pub mod smtlib;
 pub mod z3backend;
 mod z3ffi;
 
 pub use sort::Sort;
 pub use term::{FuncDecl, Kind, Op, Quantifier, Term};
-pub use solver::{Model, SatResult, Solver, SolverError};
+pub use backend::SolverSpec;
+pub use smtlib::SmtLibSolver;
+pub use solver::{Model, SatResult, Solver, SolverError, SolverStats};
 pub use z3backend::Z3Solver;

@@ -35,6 +35,32 @@ impl Model {
     }
 }
 
+/// What a solver did so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverStats {
+    /// Satisfiability checks and other queries (interpolants).
+    pub queries: u64,
+    /// Time spent in them.
+    pub time: std::time::Duration,
+    /// Queries answered `Unknown` or failed (timeouts included).
+    pub unknowns: u64,
+    /// Queries stopped at their timeout.
+    pub timeouts: u64,
+    /// Times a solver process was started again (process backends).
+    pub restarts: u64,
+}
+
+impl SolverStats {
+    /// Counts one query that started at `started` and answered `r`.
+    pub fn record(&mut self, started: std::time::Instant, r: &SatResult) {
+        self.queries += 1;
+        self.time += started.elapsed();
+        if matches!(r, SatResult::Unknown(_)) {
+            self.unknowns += 1;
+        }
+    }
+}
+
 /// An incremental SMT solver.
 pub trait Solver {
     /// Opens a backtracking scope.
@@ -53,4 +79,6 @@ pub trait Solver {
     fn unsat_core(&mut self) -> Result<Vec<String>, SolverError>;
     /// Sets the per-check timeout in milliseconds (0: none).
     fn set_timeout_ms(&mut self, ms: u64);
+    /// What the solver did so far.
+    fn stats(&self) -> SolverStats;
 }

@@ -1096,6 +1096,7 @@ pub struct Z3Solver {
     /// Assertions that could not be translated, with the scope depth they were made at.
     poisoned: Vec<(usize, String)>,
     last: Option<SatResult>,
+    stats: crate::solver::SolverStats,
 }
 
 // SAFETY: a Z3 context may be used from any thread as long as it is not used concurrently.
@@ -1123,6 +1124,7 @@ impl Z3Solver {
             scopes: 0,
             poisoned: Vec::new(),
             last: None,
+            stats: Default::default(),
         }
     }
 
@@ -1199,6 +1201,7 @@ impl Solver for Z3Solver {
     }
 
     fn check(&mut self) -> SatResult {
+        let started = Instant::now();
         let r = if let Some((_, e)) = self.poisoned.first() {
             SatResult::Unknown(format!("untranslatable assertion: {e}"))
         } else {
@@ -1208,6 +1211,7 @@ impl Solver for Z3Solver {
                 Ok(inner) => inner.cx.solver_check(&inner.solver, timeout),
             }
         };
+        self.stats.record(started, &r);
         self.last = Some(r.clone());
         r
     }
@@ -1266,6 +1270,10 @@ impl Solver for Z3Solver {
 
     fn set_timeout_ms(&mut self, ms: u64) {
         self.timeout_ms = ms;
+    }
+
+    fn stats(&self) -> crate::solver::SolverStats {
+        self.stats
     }
 }
 
