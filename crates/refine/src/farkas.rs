@@ -298,8 +298,19 @@ fn build_atom(coeffs: &BTreeMap<Term, BigRational>, bound: &BigRational, strict:
     }
 }
 
-/// The sequence interpolants `I_0 = true, .., I_n = false` from Farkas multipliers.
-fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], n: usize) -> Result<Vec<Term>, RefineError> {
+/// Which of the interpolants one Farkas certificate gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// The sum of the certificate's rows up to the position (McMillan's interpolant).
+    Strongest,
+    /// The negated sum of the rows after the position: same atom, the loosest bound (often
+    /// the loop bound a trace leaves the loop at, where the strongest one counts iterations).
+    Weakest,
+}
+
+/// The sequence interpolants `I_0 = true, .., I_n = false` from Farkas multipliers; both
+/// strengths are inductive (the weakest by the dual argument on the suffixes).
+fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], n: usize, strength: Strength) -> Result<Vec<Term>, RefineError> {
     let mut preds = vec![tt()];
     let mut coeffs: BTreeMap<Term, BigRational> = BTreeMap::new();
     let mut bound = BigRational::zero();
@@ -309,6 +320,12 @@ fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], n: usize) -> Resu
         if r.step < n && !lambda[j].is_zero() {
             by_step[r.step].push(j);
         }
+    }
+    let total_bound: BigRational = rows.iter().zip(lambda).map(|(r, l)| &r.bound * l).sum();
+    // strict_after[i]: a strict row of step ≥ i takes part in the certificate
+    let mut strict_after = vec![false; n + 1];
+    for i in (0..n).rev() {
+        strict_after[i] = strict_after[i + 1] || by_step[i].iter().any(|&j| rows[j].strict);
     }
     for (i, js) in by_step.iter().enumerate().take(n.saturating_sub(1)) {
         for &j in js {
@@ -327,7 +344,11 @@ fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], n: usize) -> Resu
             let x = back.get(v).ok_or_else(|| na(format!("interpolant at position {} mentions {v}, not current there", i + 1)))?;
             canon.insert(x.clone(), c.clone());
         }
-        preds.push(build_atom(&canon, &bound, strict));
+        preds.push(match strength {
+            Strength::Strongest => build_atom(&canon, &bound, strict),
+            // not(the rest of the certificate): same coefficients, the bound moved by -total
+            Strength::Weakest => build_atom(&canon, &(&bound - &total_bound), !strict_after[i + 1]),
+        });
     }
     if n > 0 {
         preds.push(ff());
@@ -335,39 +356,52 @@ fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], n: usize) -> Resu
     Ok(preds)
 }
 
-/// How many disequalities `farkas_sequence` splits into two strict cases (2^k LPs at most).
-const MAX_SPLITS: usize = 3;
+/// How many conjunctive traces `farkas_sequence` may split a trace into (one LP each).
+const MAX_CASES: usize = 16;
 
 /// Craig sequence interpolants for an infeasible trace by Farkas' lemma (`core`: the steps
-/// to use; empty means all). A disequality `a ≠ b` in a core step is split into the traces
-/// with `a < b` and with `b < a`; their sequences `I'`, `I''` combine into `I' ∧ I''` up to
-/// the step and `I' ∨ I''` after it, which is inductive for the original trace.
-/// `NotApplicable` if a core step is not linear or the rational relaxation is satisfiable.
+/// to use; empty means all). A core step with a disjunction (a large block's choice) or a
+/// disequality `a ≠ b` (the cases `a < b`, `b < a`) is split into one trace per case; their
+/// sequences `I¹..Iᵏ` combine into `I¹ ∧ .. ∧ Iᵏ` up to the step and `I¹ ∨ .. ∨ Iᵏ` after it,
+/// which is inductive for the original trace (each case's triple holds for its disjunct).
+/// `NotApplicable` if a core step is not linear, there are too many cases, or the rational
+/// relaxation is satisfiable.
 pub fn farkas_sequence(
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
 ) -> Result<Vec<Term>, RefineError> {
-    split_sequence(trace, core, solver, MAX_SPLITS)
+    farkas_sequence_of(trace, core, solver, Strength::Strongest)
+}
+
+/// [`farkas_sequence`] with the interpolants of the given strength.
+pub fn farkas_sequence_of(
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+    strength: Strength,
+) -> Result<Vec<Term>, RefineError> {
+    split_sequence(trace, core, solver, MAX_CASES, strength)
 }
 
 fn split_sequence(
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
-    splits_left: usize,
+    budget: usize,
+    strength: Strength,
 ) -> Result<Vec<Term>, RefineError> {
-    let Some((step, cases)) = split_disequality(trace, core) else {
-        return plain_sequence(trace, core, solver);
+    let Some((step, cases)) = split_step(trace, core) else {
+        return plain_sequence(trace, core, solver, strength);
     };
-    if splits_left == 0 {
-        return Err(na("too many disequalities"));
+    if cases.len() > budget {
+        return Err(na("too many disjunctions and disequalities"));
     }
     let mut seqs = vec![];
-    for case in cases {
+    for case in &cases {
         let mut t = trace.to_vec();
-        t[step].formula = case;
-        seqs.push(split_sequence(&t, core, solver, splits_left - 1)?);
+        t[step].formula = case.clone();
+        seqs.push(split_sequence(&t, core, solver, budget / cases.len(), strength)?);
     }
     let combined = (0..=trace.len())
         .map(|i| {
@@ -382,25 +416,30 @@ fn split_sequence(
     Ok(combined)
 }
 
-/// The first core step with an arithmetic disequality conjunct, and its formula with that
-/// conjunct replaced by each of the two strict cases.
-fn split_disequality(trace: &[TransFormula], core: &BTreeSet<usize>) -> Option<(usize, [Term; 2])> {
+/// The first core step with a disjunction or an arithmetic disequality among its conjuncts,
+/// and its formula with that conjunct replaced by each case (each disjunct; the two strict
+/// inequalities).
+fn split_step(trace: &[TransFormula], core: &BTreeSet<usize>) -> Option<(usize, Vec<Term>)> {
     for (i, tf) in trace.iter().enumerate() {
         if !core.is_empty() && !core.contains(&i) {
             continue;
         }
         let conj = smt::subst::conjuncts(&tf.formula);
         for (k, c) in conj.iter().enumerate() {
-            let Some(Op::Not) = c.op() else { continue };
-            let e = &c.args[0];
-            if e.op() == Some(&Op::Eq) && e.args.len() == 2 && e.args[0].sort.is_arith() {
-                let case = |atom: Term| {
-                    let mut parts = conj.clone();
-                    parts[k] = atom;
-                    and(&parts)
-                };
-                return Some((i, [case(lt(&e.args[0], &e.args[1])), case(lt(&e.args[1], &e.args[0]))]));
-            }
+            let alternatives = match c.op() {
+                Some(Op::Or) => c.args.clone(),
+                Some(Op::Not) if c.args[0].op() == Some(&Op::Eq) && c.args[0].args.len() == 2 && c.args[0].args[0].sort.is_arith() => {
+                    let e = &c.args[0];
+                    vec![lt(&e.args[0], &e.args[1]), lt(&e.args[1], &e.args[0])]
+                }
+                _ => continue,
+            };
+            let case = |alt: &Term| {
+                let mut parts = conj.clone();
+                parts[k] = alt.clone();
+                and(&parts)
+            };
+            return Some((i, alternatives.iter().map(case).collect()));
         }
     }
     None
@@ -411,6 +450,7 @@ fn plain_sequence(
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
+    strength: Strength,
 ) -> Result<Vec<Term>, RefineError> {
     let n = trace.len();
     if n == 0 {
@@ -437,7 +477,7 @@ fn plain_sequence(
     if !is_certificate(&rows, &lambda) {
         return Err(na("solver's multipliers are not a Farkas certificate"));
     }
-    interpolants(&s, &rows, &lambda, n)
+    interpolants(&s, &rows, &lambda, n, strength)
 }
 
 /// Over integer variables, scales a row to coprime integral coefficients and rounds its bound

@@ -1,10 +1,11 @@
-//! The portfolio of "Craig vs. Newton": try sources in a fixed order, stop at the first
-//! *perfect* sequence (inductive for the trace's path program, so it also holds loop
+//! The portfolio of "Craig vs. Newton": try sources in a fixed order (Craig with its strongest,
+//! then its weakest interpolants, then Newton), stop at the first *perfect* sequence (inductive for the trace's path program, so it also holds loop
 //! invariants of that program), otherwise keep every sequence found.
 
 use crate::hoare::{HoareChecker, Validity};
 use crate::newton::newton;
-use crate::{farkas, RefineError, Sequence, Source};
+use crate::farkas::{self, Strength};
+use crate::{RefineError, Sequence, Source};
 use ir::TransFormula;
 use smt::build::and;
 use smt::{Solver, Term};
@@ -28,18 +29,24 @@ pub struct PortfolioResult {
     pub perfect: usize,
 }
 
-/// One sequence from a single source (Craig without fallback).
-fn sequence_from(
+/// The sequences of a single source (Craig without fallback, with its strongest and its
+/// weakest interpolants).
+fn sequences_from(
     source: Source,
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
-) -> Result<Sequence, RefineError> {
-    let preds = match source.newton_options() {
-        Some(opts) => newton(trace, core, opts, solver)?.preds,
-        None => farkas::farkas_sequence(trace, core, solver)?,
+) -> Result<Vec<Sequence>, RefineError> {
+    let mut all = match source.newton_options() {
+        Some(opts) => vec![newton(trace, core, opts, solver)?.preds],
+        None => vec![
+            farkas::farkas_sequence_of(trace, core, solver, Strength::Strongest)?,
+            farkas::farkas_sequence_of(trace, core, solver, Strength::Weakest)?,
+        ],
     };
-    Ok(Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source, fallback: None })
+    all.dedup();
+    let sequence = |preds: Vec<Term>| Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source, fallback: None };
+    Ok(all.into_iter().map(sequence).collect())
 }
 
 /// Whether the sequence is inductive for the path program: with `P(L)` the conjunction of the
@@ -74,15 +81,17 @@ pub fn portfolio(
     let mut result = PortfolioResult { sequences: vec![], computed: 0, perfect: 0 };
     let mut last_error = None;
     for source in ORDER {
-        match sequence_from(source, trace, core, solver) {
-            Ok(seq) => {
-                result.computed += 1;
-                if is_perfect(&seq.preds, trace, path, hoare) {
-                    result.perfect += 1;
-                    result.sequences = vec![seq];
-                    return Ok(result);
+        match sequences_from(source, trace, core, solver) {
+            Ok(seqs) => {
+                for seq in seqs {
+                    result.computed += 1;
+                    if is_perfect(&seq.preds, trace, path, hoare) {
+                        result.perfect += 1;
+                        result.sequences = vec![seq];
+                        return Ok(result);
+                    }
+                    result.sequences.push(seq);
                 }
-                result.sequences.push(seq);
             }
             Err(RefineError::NotApplicable(why)) => tracing::debug!("{source} not applicable: {why}"),
             Err(e) => last_error = Some(e),

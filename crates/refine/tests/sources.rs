@@ -2,7 +2,7 @@
 
 use ir::{Stmt, TransFormula};
 use num_bigint::BigInt;
-use refine::farkas::farkas_sequence;
+use refine::farkas::{farkas_sequence, farkas_sequence_of, Strength};
 use refine::hoare::{sp, wp, HoareChecker, Validity};
 use refine::{assertion_sequence, check_trace, is_inductive, RefineError, Sequence, Source, TraceCheck};
 use smt::build::*;
@@ -353,6 +353,27 @@ fn farkas_interpolants_are_the_expected_atoms() {
     assert!(valid(&implies(&eq(&x, &int(0)), &preds[1]), &mut s));
     assert!(valid(&eq(&preds[2], &ge(&y, &int(1))), &mut s), "I_2 = {}", preds[2]);
     assert_eq!(free_vars(&preds[2]), [y.clone()].into_iter().collect());
+}
+
+/// `x := 0; (x := x + 1 [] y := y + 1); assume x >= 1000`: the choice is split into its two
+/// branches; the strongest interpolants count from 0, the weakest ones keep the exit bound.
+#[test]
+fn farkas_splits_choices_and_gives_both_strengths() {
+    let (x, y) = (iv("x"), iv("y"));
+    let choice = Stmt::Choice(vec![
+        Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(1)]))]),
+        Stmt::Assign(vec![(y.clone(), add(&[y.clone(), int(1)]))]),
+    ]);
+    let trace = vec![assign(&x, int(0)), choice.trans_formula(), assume(ge(&x, &int(1000)))];
+    let mut s = solver();
+    let none = BTreeSet::new();
+    let strong = farkas_sequence_of(&trace, &none, &mut s, Strength::Strongest).unwrap();
+    let weak = farkas_sequence_of(&trace, &none, &mut s, Strength::Weakest).unwrap();
+    assert!(is_inductive(&strong, &trace, &mut s), "{strong:?}");
+    assert!(is_inductive(&weak, &trace, &mut s), "{weak:?}");
+    assert!(valid(&eq(&strong[1], &le(&x, &int(0))), &mut s), "I_1 = {}", strong[1]);
+    assert!(valid(&eq(&weak[1], &le(&x, &int(998))), &mut s), "I_1 = {}", weak[1]);
+    assert!(valid(&eq(&weak[2], &le(&x, &int(999))), &mut s), "I_2 = {}", weak[2]);
 }
 
 #[test]
