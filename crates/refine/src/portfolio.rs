@@ -30,23 +30,24 @@ pub struct PortfolioResult {
 }
 
 /// The sequences of a single source (Craig without fallback, with its strongest and its
-/// weakest interpolants).
+/// weakest interpolants), each with whether to keep it when it is not perfect: the weakest
+/// Craig sequence is only worth its states in the abstraction when it is perfect.
 fn sequences_from(
     source: Source,
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
-) -> Result<Vec<Sequence>, RefineError> {
+) -> Result<Vec<(Sequence, bool)>, RefineError> {
     let mut all = match source.newton_options() {
-        Some(opts) => vec![newton(trace, core, opts, solver)?.preds],
+        Some(opts) => vec![(newton(trace, core, opts, solver)?.preds, true)],
         None => vec![
-            farkas::farkas_sequence_of(trace, core, solver, Strength::Strongest)?,
-            farkas::farkas_sequence_of(trace, core, solver, Strength::Weakest)?,
+            (farkas::farkas_sequence_of(trace, core, solver, Strength::Strongest)?, true),
+            (farkas::farkas_sequence_of(trace, core, solver, Strength::Weakest)?, false),
         ],
     };
-    all.dedup();
+    all.dedup_by(|b, a| a.0 == b.0);
     let sequence = |preds: Vec<Term>| Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source, fallback: None };
-    Ok(all.into_iter().map(sequence).collect())
+    Ok(all.into_iter().map(|(preds, keep)| (sequence(preds), keep)).collect())
 }
 
 /// Whether the sequence is inductive for the path program: with `P(L)` the conjunction of the
@@ -83,14 +84,16 @@ pub fn portfolio(
     for source in ORDER {
         match sequences_from(source, trace, core, solver) {
             Ok(seqs) => {
-                for seq in seqs {
+                for (seq, keep_imperfect) in seqs {
                     result.computed += 1;
                     if is_perfect(&seq.preds, trace, path, hoare) {
                         result.perfect += 1;
                         result.sequences = vec![seq];
                         return Ok(result);
                     }
-                    result.sequences.push(seq);
+                    if keep_imperfect {
+                        result.sequences.push(seq);
+                    }
                 }
             }
             Err(RefineError::NotApplicable(why)) => tracing::debug!("{source} not applicable: {why}"),
