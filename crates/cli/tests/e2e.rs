@@ -243,13 +243,13 @@ fn other_inputs_are_unknown_with_the_reason() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
+fn files_with(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
-            bpl_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "bpl") {
+            files_with(&p, exts, out);
+        } else if p.extension().and_then(|x| x.to_str()).is_some_and(|x| exts.contains(&x)) {
             out.push(p);
         }
     }
@@ -263,12 +263,19 @@ fn bpl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 ///   when one is `< 256` (safe).
 /// - Jordan28: with `x = 0`, `y` and `z` stay 0 (safe).
 /// - Jordan29: an arbitrary `pcAlt = 0` runs the loop once, leaving `x = 22` (unsafe).
-const MISLABELED: [(&str, bool); 5] = [
+/// - SandmanCast01.c: `i = 128` gives `c = -128`, so `x = 0`, and `j = 2^32 - 128` makes the
+///   unsigned `128 + j` wrap to 0 = `y` (unsafe; the `--harness` replay with gcc fails the
+///   assertion).
+/// - GeometricalIntegerCake.c: dereferences uninitialized pointers (unsafe for the default
+///   properties, which include valid-deref; the annotation is about the assertion alone).
+const MISLABELED: [(&str, bool); 7] = [
     ("Jordan10IncreaseStepSafe.bpl", true),
     ("Jordan11IncreaseStepUnsafe.bpl", false),
     ("Jordan18SimultaneousDecrease.bpl", true),
     ("Jordan28Size4OneBlock.bpl", true),
     ("Jordan29BugTerminatorAmir.bpl", false),
+    ("SandmanCast01.c", false),
+    ("GeometricalIntegerCake.c", false),
 ];
 
 /// The verdict a corpus task must get: its annotation, unless listed in [`MISLABELED`].
@@ -277,13 +284,15 @@ fn semantic_verdict(file: &Path) -> Option<bool> {
     MISLABELED.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).or_else(|| expected(file))
 }
 
-/// Runs every `.bpl` file under `dirs` (two at a time) and returns the failures: wrong
-/// verdicts and crashes (an exit code other than 0 and 2).
-fn run_corpus(bench: &Path, dirs: &[&str], timeout: &str) -> Vec<String> {
+/// Runs every file with one of the extensions `exts` under `dirs` (two at a time, with the
+/// options `args`) and returns the failures: wrong verdicts and crashes (an exit code other
+/// than 0 and 2).
+fn run_corpus(bench: &Path, dirs: &[&str], exts: &[&str], args: &[&str]) -> Vec<String> {
     let mut files = vec![];
     for d in dirs {
-        bpl_files(&bench.join(d), &mut files);
+        files_with(&bench.join(d), exts, &mut files);
     }
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     files.sort();
     let queue = Arc::new(Mutex::new(files));
     let failures = Arc::new(Mutex::new(Vec::new()));
@@ -291,10 +300,10 @@ fn run_corpus(bench: &Path, dirs: &[&str], timeout: &str) -> Vec<String> {
     let workers: Vec<_> = (0..2)
         .map(|_| {
             let (queue, failures, counts) = (queue.clone(), failures.clone(), counts.clone());
-            let timeout = timeout.to_string();
+            let args = args.clone();
             std::thread::spawn(move || loop {
                 let Some(file) = queue.lock().map(|mut q| q.pop()).ok().flatten() else { break };
-                let r = tracery(&["--timeout", &timeout], &file);
+                let r = tracery(&args.iter().map(String::as_str).collect::<Vec<_>>(), &file);
                 let line = first_line(&r.stdout).to_string();
                 let verdict = match line.as_str() {
                     "TRUE" => Some(true),
@@ -330,7 +339,7 @@ fn run_corpus(bench: &Path, dirs: &[&str], timeout: &str) -> Vec<String> {
 fn boogie_corpus_has_no_wrong_verdict() {
     let Some(bench) = bench() else { return };
     let dirs = ["ultimate/programs/regression/bpl", "ultimate/programs/toy", "ultimate/programs/loopAcceleration"];
-    let failures = run_corpus(&bench, &dirs, "20");
+    let failures = run_corpus(&bench, &dirs, &["bpl"], &["--timeout", "20"]);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -339,6 +348,25 @@ fn boogie_corpus_has_no_wrong_verdict() {
 fn other_boogie_files_do_not_crash() {
     let Some(bench) = bench() else { return };
     let dirs = ["seeds", "ultimate/programs/recursive", "ultimate/programs/bitvector", "ultimate/concurrent"];
-    let failures = run_corpus(&bench, &dirs, "5");
+    let failures = run_corpus(&bench, &dirs, &["bpl"], &["--timeout", "5"]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The C corpora of the C front-end issue, each with its properties: no wrong verdict, no crash.
+#[test]
+fn c_corpus_has_no_wrong_verdict() {
+    let Some(bench) = bench() else { return };
+    let p = "ultimate/programs";
+    let runs: [(&[&str], &[&str]); 3] = [
+        (&["regression/c", "toy", "bitvector"], &["--timeout", "10"]),
+        (&["SignedIntegerOverflow"], &["--timeout", "10", "--property", "default,no-overflow"]),
+        (&["memsafety"], &["--timeout", "10", "--property", "default,valid-memsafety", "--data-model", "ILP32"]),
+    ];
+    let mut failures = vec![];
+    for (dirs, args) in runs {
+        let dirs: Vec<String> = dirs.iter().map(|d| format!("{p}/{d}")).collect();
+        let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+        failures.extend(run_corpus(&bench, &dirs, &["c", "i"], args));
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
