@@ -9,6 +9,7 @@ pub mod craig_smtlib;
 pub mod error;
 pub mod farkas;
 pub mod hoare;
+pub mod nested;
 pub mod newton;
 pub mod portfolio;
 pub mod ssa;
@@ -17,7 +18,7 @@ pub mod transformer;
 
 pub use error::RefineError;
 pub use hoare::{HoareChecker, HoareStats, Validity};
-pub use trace_check::{check_trace, Counterexample, TraceCheck};
+pub use trace_check::{check_scoped_trace, check_trace, Counterexample, TraceCheck};
 
 use ir::TransFormula;
 use newton::{newton, NewtonOptions, Transformer};

@@ -1,0 +1,152 @@
+//! Nested traces: traces of programs with procedures, where a return is matched with its call.
+//!
+//! A nested trace is an ordinary sequence of transition formulas (a call letter binds the
+//! callee's parameters and havocs its frame; a return letter assigns the caller's result
+//! variables from the callee's results) together with its [`Nesting`]: which steps are calls
+//! and returns, and which variables are global. Its SSA form (`ssa::ssa_scoped`) restores the
+//! caller's frame after a return. Its assertion sequences are *nested* sequences: for a return
+//! at `i` matching the call at `c`, `{I_i ∧ I_c} return {I_{i+1}}` with `I_c` over the caller's
+//! frame ([`ReturnLetter::formula`]); all other steps as usual.
+
+use crate::error::RefineError;
+use crate::newton::{abstract_step, ensure_unsat, NewtonOptions, NewtonSequence, Transformer};
+use crate::transformer::sp;
+use crate::{hoare, Validity};
+use ir::{ReturnLetter, TransFormula};
+use smt::build::{ff, tt};
+use smt::qe::project_exists;
+use smt::simplify::simplify;
+use smt::{Solver, Term};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a step of a nested trace is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    Internal,
+    Call,
+    /// A return and the index of its matching call.
+    Return { call: usize, letter: ReturnLetter },
+}
+
+/// The nesting of a trace.
+#[derive(Clone, Debug)]
+pub struct Nesting {
+    /// One per step.
+    pub kinds: Vec<StepKind>,
+    /// Variables that flow through calls and returns.
+    pub globals: BTreeSet<Term>,
+    /// Every variable that is not global (each comes back from the call site on a return).
+    pub locals: BTreeSet<Term>,
+}
+
+impl Nesting {
+    /// The matching call of the step at `i` if it is a return.
+    pub fn matching_call(&self, i: usize) -> Option<usize> {
+        match self.kinds.get(i) {
+            Some(StepKind::Return { call, .. }) => Some(*call),
+            _ => None,
+        }
+    }
+
+    /// The step `i` as a transition formula from the assertion before it (`pre_call`: the
+    /// assertion at a return's matching call, which the return's formula constrains).
+    pub fn step_formula(&self, trace: &[TransFormula], i: usize, pre_call: &dyn Fn(usize) -> Term) -> TransFormula {
+        match &self.kinds[i] {
+            StepKind::Return { call, letter } => letter.formula(&pre_call(*call), &self.locals),
+            _ => trace[i].clone(),
+        }
+    }
+}
+
+/// `fl[i]`: the variables live at position `i` of a nested trace. Inside a callee, a caller's
+/// variable is not live (the return restores it from the call site): it is live at the call.
+pub fn future_live_nested(trace: &[TransFormula], nesting: &Nesting) -> Vec<BTreeSet<Term>> {
+    let n = trace.len();
+    let mut fl = vec![BTreeSet::new(); n + 1];
+    let mut pending: BTreeMap<usize, BTreeSet<Term>> = BTreeMap::new();
+    for i in (0..n).rev() {
+        let tf = &trace[i];
+        let assigned = tf.assigned_vars();
+        let after = &fl[i + 1];
+        let mut live: BTreeSet<Term>;
+        match &nesting.kinds[i] {
+            StepKind::Return { call, letter } => {
+                let caller: BTreeSet<Term> =
+                    after.iter().filter(|x| !nesting.globals.contains(*x) && !assigned.contains(*x)).cloned().collect();
+                pending.entry(*call).or_default().extend(caller);
+                live = after.iter().filter(|x| nesting.globals.contains(*x) && !assigned.contains(*x)).cloned().collect();
+                live.extend(letter.exit_vars());
+            }
+            _ => {
+                live = after.iter().filter(|x| !assigned.contains(*x)).cloned().collect();
+                live.extend(tf.read_vars());
+                if let Some(p) = pending.remove(&i) {
+                    live.extend(p);
+                }
+            }
+        }
+        fl[i] = live;
+    }
+    fl
+}
+
+/// The Newton strongest-post sequence of an infeasible nested trace (`it`: internal steps
+/// outside the unsat core abstracted; calls and returns stay exact; `lv`: projection onto
+/// [`future_live_nested`]). Weakest preconditions are not supported on nested traces.
+pub fn newton_nested(
+    trace: &[TransFormula],
+    nesting: &Nesting,
+    core: &BTreeSet<usize>,
+    opts: NewtonOptions,
+    solver: &mut dyn Solver,
+) -> Result<NewtonSequence, RefineError> {
+    if opts.transformer != Transformer::Sp {
+        return Err(RefineError::NotApplicable("weakest preconditions on a nested trace".into()));
+    }
+    let steps: Vec<TransFormula> = trace
+        .iter()
+        .enumerate()
+        .map(|(i, tf)| match nesting.kinds[i] {
+            StepKind::Internal if opts.it && !core.is_empty() && !core.contains(&i) => abstract_step(tf),
+            _ => tf.clone(),
+        })
+        .collect();
+    let live = opts.lv.then(|| future_live_nested(&steps, nesting));
+    let n = steps.len();
+    let mut preds: Vec<Term> = vec![tt()];
+    for i in 0..n {
+        let tf = nesting.step_formula(&steps, i, &|c| preds[c].clone());
+        let mut post = sp(&preds[i], &tf);
+        if let Some(live) = &live {
+            post = project_exists(&post, &live[i + 1]);
+        }
+        preds.push(simplify(&post));
+    }
+    let name = format!("{} (nested)", opts.name());
+    ensure_unsat(&preds[n], solver, &format!("{name}: final assertion"))?;
+    preds[n] = ff();
+    let quantified = preds.iter().filter(|p| p.has_quantifier()).count();
+    Ok(NewtonSequence { preds, quantified })
+}
+
+/// Whether `preds` is a nested inductive sequence for the trace (`None`: undecided).
+pub fn check_inductive_nested(
+    preds: &[Term],
+    trace: &[TransFormula],
+    nesting: &Nesting,
+    solver: &mut dyn Solver,
+) -> Option<bool> {
+    if preds.len() != trace.len() + 1 || !preds[0].is_true() || !preds[trace.len()].is_false() {
+        return Some(false);
+    }
+    let mut unknown = false;
+    for i in 0..trace.len() {
+        let tf = nesting.step_formula(trace, i, &|c| preds[c].clone());
+        match hoare::check_triple(&preds[i], &tf, &preds[i + 1], solver) {
+            Validity::Valid => {}
+            Validity::Invalid => return Some(false),
+            Validity::Unknown => unknown = true,
+        }
+    }
+    (!unknown).then_some(true)
+}
