@@ -93,7 +93,7 @@ impl Source {
     }
 
     /// The Newton variant this source runs, if it is one.
-    pub(crate) fn newton_options(self) -> Option<NewtonOptions> {
+    pub fn newton_options(self) -> Option<NewtonOptions> {
         let (transformer, it, lv) = match self {
             Source::NewtonItSpLv => (Transformer::Sp, true, true),
             Source::NewtonItSp => (Transformer::Sp, true, false),
