@@ -128,7 +128,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
         Err(e) => return Verdict::Unknown(format!("{entry}: {e}")),
     };
     let formulas: Vec<TransFormula> = p.letters.iter().map(|l| l.stmt.trans_formula()).collect();
-    let mut locals: BTreeSet<Term> = BTreeSet::new();
+    let mut locals: BTreeSet<Term> = np.locals.clone();
     for tf in &formulas {
         locals.extend(tf.in_vars.keys().chain(tf.out_vars.keys()).filter(|x| !np.globals.contains(*x)).cloned());
     }

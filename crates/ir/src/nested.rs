@@ -30,6 +30,8 @@ pub struct NestedProgram {
     pub globals: BTreeSet<Term>,
     /// For each recursive procedure, the globals it may assign, directly or through calls.
     pub modified: BTreeMap<String, BTreeSet<Term>>,
+    /// Every variable of the CFGs that is not global.
+    pub locals: BTreeSet<Term>,
     /// For each recursive procedure: parameters, results, locals, the `old(g)` it mentions.
     frames: BTreeMap<String, Frame>,
 }
@@ -40,6 +42,28 @@ struct Frame {
     rets: Vec<Term>,
     locals: Vec<Term>,
     olds: Vec<(Term, Term)>,
+    /// The variables a call of the procedure may change before it returns: its frame and the
+    /// variables its CFG assigns (a nested call's changes are undone by its return).
+    assigned: BTreeSet<Term>,
+}
+
+/// The variables a CFG mentions, and those it assigns (statements and call results).
+fn cfg_vars(cfg: &Cfg) -> (BTreeSet<Term>, BTreeSet<Term>) {
+    let (mut mentioned, mut assigned) = (BTreeSet::new(), BTreeSet::new());
+    for e in &cfg.edges {
+        match &e.label {
+            Label::Stmt(s) => {
+                let tf = s.trans_formula();
+                mentioned.extend(tf.in_vars.keys().chain(tf.out_vars.keys()).cloned());
+                assigned.extend(tf.assigned_vars());
+            }
+            Label::Call(c) => {
+                mentioned.extend(c.args.iter().flat_map(free_vars).chain(c.rets.iter().cloned()));
+                assigned.extend(c.rets.iter().cloned());
+            }
+        }
+    }
+    (mentioned, assigned)
 }
 
 /// The procedures on a cycle of the call graph that `entry` can reach.
@@ -77,6 +101,7 @@ pub fn prepare_nested(program: &Program, entry: &str) -> Result<Option<NestedPro
     let entry_cfg = prepare_keeping(program, entry, rec.clone())?;
     let mut procedures = BTreeMap::new();
     let mut frames = BTreeMap::new();
+    let mut locals = cfg_vars(&entry_cfg).0;
     for name in &rec {
         let proc = program.procedures.get(name).ok_or_else(|| PrepareError::UnknownProcedure(name.clone()))?;
         let mut inl = Inliner::new(program, rec.clone());
@@ -87,16 +112,21 @@ pub fn prepare_nested(program: &Program, entry: &str) -> Result<Option<NestedPro
         let requires = and(&proc.requires.iter().map(|r| r.formula.clone()).collect::<Vec<_>>());
         inl.cfg.add_stmt(pre, b_entry, Stmt::Assume(requires), proc.pos.clone());
         inl.cfg.exit = b_exit;
+        let olds: Vec<(Term, Term)> =
+            program.globals.iter().map(|g| (old_var(g), g.clone())).filter(|(o, _)| mentions(proc, o)).collect();
+        let (mentioned, mut assigned) = cfg_vars(&inl.cfg);
+        assigned.extend(proc.params.iter().chain(&proc.rets).chain(&proc.locals).chain(olds.iter().map(|(o, _)| o)).cloned());
+        locals.extend(mentioned.into_iter().chain(assigned.iter().cloned()));
         procedures.insert(name.clone(), inl.cfg);
-        let olds = program.globals.iter().map(|g| (old_var(g), g.clone())).filter(|(o, _)| mentions(proc, o)).collect();
         frames.insert(
             name.clone(),
-            Frame { params: proc.params.clone(), rets: proc.rets.clone(), locals: proc.locals.clone(), olds },
+            Frame { params: proc.params.clone(), rets: proc.rets.clone(), locals: proc.locals.clone(), olds, assigned },
         );
     }
-    let globals = program.globals.iter().chain(&program.consts).cloned().collect();
+    let globals: BTreeSet<Term> = program.globals.iter().chain(&program.consts).cloned().collect();
+    locals.retain(|x| !globals.contains(x));
     let modified = modified_globals(&program.procedures, &program.globals).into_iter().filter(|(p, _)| rec.contains(p)).collect();
-    Ok(Some(NestedProgram { entry: entry_cfg, procedures, globals, modified, frames }))
+    Ok(Some(NestedProgram { entry: entry_cfg, procedures, globals, modified, locals, frames }))
 }
 
 /// The globals each procedure may assign, directly or through calls (a fixpoint on the call
@@ -145,7 +175,8 @@ pub struct ReturnLetter {
     /// `(caller's variable, callee's result)`.
     pub assign: Vec<(Term, Term)>,
     /// `(callee's variable at its exit, variable at the call site)` with equal values in every
-    /// execution: `old(g)` and `g`, and each global the callee does not modify.
+    /// execution: `old(g)` and `g`, each global the callee does not modify, and each variable
+    /// outside the callee's frame that no step of the callee assigns.
     pub links: Vec<(Term, Term)>,
 }
 
@@ -177,6 +208,7 @@ impl NestedProgram {
         let mut links: Vec<(Term, Term)> = f.olds.clone();
         let modified = self.modified.get(&call.callee).cloned().unwrap_or_default();
         links.extend(self.globals.iter().filter(|g| !modified.contains(*g)).map(|g| (g.clone(), g.clone())));
+        links.extend(self.locals.iter().filter(|x| !f.assigned.contains(*x)).map(|x| (x.clone(), x.clone())));
         Ok(ReturnLetter { assign, links })
     }
 
@@ -251,9 +283,11 @@ impl ReturnLetter {
         TransFormula { formula: and(&conj), in_vars, out_vars, aux_vars: aux }
     }
 
-    /// The variables the return reads at the callee's exit (its results and linked variables).
-    pub fn exit_vars(&self) -> BTreeSet<Term> {
-        self.assign.iter().map(|(_, r)| r).chain(self.links.iter().map(|(e, _)| e)).cloned().collect()
+    /// The variables the return reads at the callee's exit when `after` are needed after it:
+    /// the callee's results and the variables linked to one of `after`.
+    pub fn exit_vars(&self, after: &BTreeSet<Term>) -> BTreeSet<Term> {
+        let linked = self.links.iter().filter(|(_, c)| after.contains(c)).map(|(e, _)| e);
+        self.assign.iter().map(|(_, r)| r).chain(linked).cloned().collect()
     }
 }
 

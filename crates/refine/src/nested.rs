@@ -75,7 +75,7 @@ pub fn future_live_nested(trace: &[TransFormula], nesting: &Nesting) -> Vec<BTre
                     after.iter().filter(|x| !nesting.globals.contains(*x) && !assigned.contains(*x)).cloned().collect();
                 pending.entry(*call).or_default().extend(caller);
                 live = after.iter().filter(|x| nesting.globals.contains(*x) && !assigned.contains(*x)).cloned().collect();
-                live.extend(letter.exit_vars());
+                live.extend(letter.exit_vars(after));
             }
             _ => {
                 live = after.iter().filter(|x| !assigned.contains(*x)).cloned().collect();
