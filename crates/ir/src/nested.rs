@@ -102,6 +102,7 @@ pub fn prepare_nested(program: &Program, entry: &str) -> Result<Option<NestedPro
     let mut procedures = BTreeMap::new();
     let mut frames = BTreeMap::new();
     let mut locals = cfg_vars(&entry_cfg).0;
+    let modified = modified_globals(&program.procedures, &program.globals);
     for name in &rec {
         let proc = program.procedures.get(name).ok_or_else(|| PrepareError::UnknownProcedure(name.clone()))?;
         let mut inl = Inliner::new(program, rec.clone());
@@ -112,8 +113,14 @@ pub fn prepare_nested(program: &Program, entry: &str) -> Result<Option<NestedPro
         let requires = and(&proc.requires.iter().map(|r| r.formula.clone()).collect::<Vec<_>>());
         inl.cfg.add_stmt(pre, b_entry, Stmt::Assume(requires), proc.pos.clone());
         inl.cfg.exit = b_exit;
-        let olds: Vec<(Term, Term)> =
-            program.globals.iter().map(|g| (old_var(g), g.clone())).filter(|(o, _)| mentions(proc, o)).collect();
+        // `old(g)` for every global the procedure mentions as old or may modify: assertions in
+        // the callee then relate `g` to its value at the call (the summary of the callee).
+        let olds: Vec<(Term, Term)> = program
+            .globals
+            .iter()
+            .map(|g| (old_var(g), g.clone()))
+            .filter(|(o, g)| mentions(proc, o) || modified.get(name).is_some_and(|m| m.contains(g)))
+            .collect();
         let (mentioned, mut assigned) = cfg_vars(&inl.cfg);
         assigned.extend(proc.params.iter().chain(&proc.rets).chain(&proc.locals).chain(olds.iter().map(|(o, _)| o)).cloned());
         locals.extend(mentioned.into_iter().chain(assigned.iter().cloned()));
@@ -125,7 +132,7 @@ pub fn prepare_nested(program: &Program, entry: &str) -> Result<Option<NestedPro
     }
     let globals: BTreeSet<Term> = program.globals.iter().chain(&program.consts).cloned().collect();
     locals.retain(|x| !globals.contains(x));
-    let modified = modified_globals(&program.procedures, &program.globals).into_iter().filter(|(p, _)| rec.contains(p)).collect();
+    let modified = modified.into_iter().filter(|(p, _)| rec.contains(p)).collect();
     Ok(Some(NestedProgram { entry: entry_cfg, procedures, globals, modified, locals, frames }))
 }
 
@@ -284,9 +291,10 @@ impl ReturnLetter {
     }
 
     /// The variables the return reads at the callee's exit when `after` are needed after it:
-    /// the callee's results and the variables linked to one of `after`.
+    /// the callee's results and `old(g)` for each `g` of `after` (a caller's variable linked to
+    /// itself comes back from the call site: assertions in the callee need not mention it).
     pub fn exit_vars(&self, after: &BTreeSet<Term>) -> BTreeSet<Term> {
-        let linked = self.links.iter().filter(|(_, c)| after.contains(c)).map(|(e, _)| e);
+        let linked = self.links.iter().filter(|(e, c)| e != c && after.contains(c)).map(|(e, _)| e);
         self.assign.iter().map(|(_, r)| r).chain(linked).cloned().collect()
     }
 }
