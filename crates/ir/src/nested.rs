@@ -45,6 +45,8 @@ struct Frame {
     /// The variables a call of the procedure may change before it returns: its frame and the
     /// variables its CFG assigns (a nested call's changes are undone by its return).
     assigned: BTreeSet<Term>,
+    /// The variables its CFG assigns (a parameter outside keeps its argument's value).
+    body_assigned: BTreeSet<Term>,
 }
 
 /// The variables a CFG mentions, and those it assigns (statements and call results).
@@ -121,13 +123,21 @@ pub fn prepare_nested(program: &Program, entry: &str) -> Result<Option<NestedPro
             .map(|g| (old_var(g), g.clone()))
             .filter(|(o, g)| mentions(proc, o) || modified.get(name).is_some_and(|m| m.contains(g)))
             .collect();
-        let (mentioned, mut assigned) = cfg_vars(&inl.cfg);
+        let (mentioned, body_assigned) = cfg_vars(&inl.cfg);
+        let mut assigned = body_assigned.clone();
         assigned.extend(proc.params.iter().chain(&proc.rets).chain(&proc.locals).chain(olds.iter().map(|(o, _)| o)).cloned());
         locals.extend(mentioned.into_iter().chain(assigned.iter().cloned()));
         procedures.insert(name.clone(), inl.cfg);
         frames.insert(
             name.clone(),
-            Frame { params: proc.params.clone(), rets: proc.rets.clone(), locals: proc.locals.clone(), olds, assigned },
+            Frame {
+                params: proc.params.clone(),
+                rets: proc.rets.clone(),
+                locals: proc.locals.clone(),
+                olds,
+                assigned,
+                body_assigned,
+            },
         );
     }
     let globals: BTreeSet<Term> = program.globals.iter().chain(&program.consts).cloned().collect();
@@ -181,9 +191,10 @@ pub fn modified_globals(procs: &BTreeMap<String, Procedure>, globals: &[Term]) -
 pub struct ReturnLetter {
     /// `(caller's variable, callee's result)`.
     pub assign: Vec<(Term, Term)>,
-    /// `(callee's variable at its exit, variable at the call site)` with equal values in every
-    /// execution: `old(g)` and `g`, each global the callee does not modify, and each variable
-    /// outside the callee's frame that no step of the callee assigns.
+    /// `(callee's variable at its exit, term at the call site)` with equal values in every
+    /// execution: `old(g)` and `g`, each global the callee does not modify, each variable
+    /// outside the callee's frame that no step of the callee assigns, and each parameter the
+    /// callee does not assign with its argument.
     pub links: Vec<(Term, Term)>,
 }
 
@@ -216,6 +227,8 @@ impl NestedProgram {
         let modified = self.modified.get(&call.callee).cloned().unwrap_or_default();
         links.extend(self.globals.iter().filter(|g| !modified.contains(*g)).map(|g| (g.clone(), g.clone())));
         links.extend(self.locals.iter().filter(|x| !f.assigned.contains(*x)).map(|x| (x.clone(), x.clone())));
+        let kept = f.params.iter().zip(&call.args).filter(|(p, _)| !f.body_assigned.contains(*p));
+        links.extend(kept.map(|(p, a)| (p.clone(), a.clone())));
         Ok(ReturnLetter { assign, links })
     }
 
@@ -274,10 +287,10 @@ impl ReturnLetter {
             i
         };
         let mut conj = vec![];
-        for (callee_var, site_var) in &self.links {
+        for (callee_var, site_term) in &self.links {
             let e = exit_of(callee_var, &mut in_vars, &mut out_vars);
-            let c = site_of(site_var, &mut aux);
-            conj.push(eq(&e, &c));
+            let map: HashMap<Term, Term> = free_vars(site_term).into_iter().map(|x| (x.clone(), site_of(&x, &mut aux))).collect();
+            conj.push(eq(&e, &substitute(site_term, &map)));
         }
         for (l, r) in &self.assign {
             let e = exit_of(r, &mut in_vars, &mut out_vars);
@@ -291,10 +304,12 @@ impl ReturnLetter {
     }
 
     /// The variables the return reads at the callee's exit when `after` are needed after it:
-    /// the callee's results and `old(g)` for each `g` of `after` (a caller's variable linked to
-    /// itself comes back from the call site: assertions in the callee need not mention it).
+    /// the callee's results, `old(g)` for each `g` of `after`, a parameter whose argument reads
+    /// one of `after` (a caller's variable linked to itself comes back from the call site:
+    /// assertions in the callee need not mention it).
     pub fn exit_vars(&self, after: &BTreeSet<Term>) -> BTreeSet<Term> {
-        let linked = self.links.iter().filter(|(e, c)| e != c && after.contains(c)).map(|(e, _)| e);
+        let linked =
+            self.links.iter().filter(|(e, c)| e != c && free_vars(c).iter().any(|x| after.contains(x))).map(|(e, _)| e);
         self.assign.iter().map(|(_, r)| r).chain(linked).cloned().collect()
     }
 }
