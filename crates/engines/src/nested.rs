@@ -215,6 +215,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                 let mut error = None;
                 for &opts in &options {
                     match newton_nested(&steps, &nesting, &core, opts, solver) {
+                        Ok(s) if sequences.iter().any(|q| q.preds == s.preds) => {}
                         Ok(s) => sequences.push(Sequence {
                             quantified: s.quantified,
                             preds: s.preds,
