@@ -192,10 +192,12 @@ pub struct ReturnLetter {
     /// `(caller's variable, callee's result)`.
     pub assign: Vec<(Term, Term)>,
     /// `(callee's variable at its exit, term at the call site)` with equal values in every
-    /// execution: `old(g)` and `g`, each global the callee does not modify, each variable
-    /// outside the callee's frame that no step of the callee assigns, and each parameter the
-    /// callee does not assign with its argument.
+    /// execution: `old(g)` and `g`, each global the callee does not modify, and each parameter
+    /// the callee does not assign with its argument.
     pub links: Vec<(Term, Term)>,
+    /// The variables outside the callee's frame that no step of the callee assigns: the same at
+    /// the call and at the callee's exit.
+    pub kept: Vec<Term>,
 }
 
 impl NestedProgram {
@@ -226,10 +228,10 @@ impl NestedProgram {
         let mut links: Vec<(Term, Term)> = f.olds.clone();
         let modified = self.modified.get(&call.callee).cloned().unwrap_or_default();
         links.extend(self.globals.iter().filter(|g| !modified.contains(*g)).map(|g| (g.clone(), g.clone())));
-        links.extend(self.locals.iter().filter(|x| !f.assigned.contains(*x)).map(|x| (x.clone(), x.clone())));
-        let kept = f.params.iter().zip(&call.args).filter(|(p, _)| !f.body_assigned.contains(*p));
-        links.extend(kept.map(|(p, a)| (p.clone(), a.clone())));
-        Ok(ReturnLetter { assign, links })
+        let params = f.params.iter().zip(&call.args).filter(|(p, _)| !f.body_assigned.contains(*p));
+        links.extend(params.map(|(p, a)| (p.clone(), a.clone())));
+        let kept = self.locals.iter().filter(|x| !f.assigned.contains(*x)).cloned().collect();
+        Ok(ReturnLetter { assign, links, kept })
     }
 
     fn frame(&self, call: &Call) -> Result<&Frame, PrepareError> {
@@ -287,10 +289,11 @@ impl ReturnLetter {
             i
         };
         let mut conj = vec![];
-        for (callee_var, site_term) in &self.links {
-            let e = exit_of(callee_var, &mut in_vars, &mut out_vars);
-            let map: HashMap<Term, Term> = free_vars(site_term).into_iter().map(|x| (x.clone(), site_of(&x, &mut aux))).collect();
-            conj.push(eq(&e, &substitute(site_term, &map)));
+        let kept = self.kept.iter().map(|x| (x.clone(), x.clone()));
+        for (callee_var, site_term) in self.links.iter().cloned().chain(kept) {
+            let e = exit_of(&callee_var, &mut in_vars, &mut out_vars);
+            let map: HashMap<Term, Term> = free_vars(&site_term).into_iter().map(|x| (x.clone(), site_of(&x, &mut aux))).collect();
+            conj.push(eq(&e, &substitute(&site_term, &map)));
         }
         for (l, r) in &self.assign {
             let e = exit_of(r, &mut in_vars, &mut out_vars);
@@ -305,11 +308,10 @@ impl ReturnLetter {
 
     /// The variables the return reads at the callee's exit when `after` are needed after it:
     /// the callee's results, `old(g)` for each `g` of `after`, a parameter whose argument reads
-    /// one of `after` (a caller's variable linked to itself comes back from the call site:
-    /// assertions in the callee need not mention it).
+    /// one of `after` (a `kept` variable comes back from the call site: assertions in the callee
+    /// need not mention it).
     pub fn exit_vars(&self, after: &BTreeSet<Term>) -> BTreeSet<Term> {
-        let linked =
-            self.links.iter().filter(|(e, c)| e != c && free_vars(c).iter().any(|x| after.contains(x))).map(|(e, _)| e);
+        let linked = self.links.iter().filter(|(_, c)| free_vars(c).iter().any(|x| after.contains(x))).map(|(e, _)| e);
         self.assign.iter().map(|(_, r)| r).chain(linked).cloned().collect()
     }
 }
@@ -327,7 +329,7 @@ mod tests {
         let r = Term::var("r", Sort::Int);
         let y = Term::var("y", Sort::Int);
         let g = Term::var("g", Sort::Int);
-        let ret = ReturnLetter { assign: vec![(y.clone(), r.clone())], links: vec![(g.clone(), g.clone())] };
+        let ret = ReturnLetter { assign: vec![(y.clone(), r.clone())], links: vec![(g.clone(), g.clone())], kept: vec![] };
         let locals: BTreeSet<Term> = [x.clone(), r.clone(), y.clone()].into_iter().collect();
         let h = and(&[eq(&x, &int(7)), eq(&g, &int(3))]);
         let tf = ret.formula(&h, &locals);

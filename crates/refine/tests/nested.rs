@@ -18,7 +18,7 @@ fn iv(n: &str) -> Term {
 
 fn trace(last: Term) -> (Vec<TransFormula>, Nesting) {
     let (x, y, r) = (iv("x"), iv("y"), iv("r"));
-    let ret = ReturnLetter { assign: vec![(y.clone(), r.clone())], links: vec![] };
+    let ret = ReturnLetter { assign: vec![(y.clone(), r.clone())], links: vec![], kept: vec![] };
     let steps = vec![
         Stmt::Assign(vec![(x.clone(), int(5))]),
         Stmt::Seq(vec![Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(1)]))]), Stmt::Havoc(vec![r.clone()])]),
