@@ -108,14 +108,15 @@ fn nesting_of(p: &Program, word: &[usize], globals: &BTreeSet<Term>, locals: &BT
     Nesting { kinds, globals: globals.clone(), locals: locals.clone() }
 }
 
-/// The Newton variants run on a nested trace for the configured source (strongest post only:
-/// a weakest-precondition or Craig source falls back to it-sp-lv).
+/// The Newton variants run on a nested trace for the configured source (the portfolio: it-sp-lv,
+/// sp-lv, it-wp; a Craig source falls back to it-sp-lv).
 fn nested_options(source: Source) -> (Vec<NewtonOptions>, bool) {
     let it_sp_lv = NewtonOptions { transformer: Transformer::Sp, it: true, lv: true };
     match source.newton_options() {
-        Some(o) if o.transformer == Transformer::Sp => (vec![o], false),
+        Some(o) => (vec![o], false),
         _ if source == Source::Portfolio => {
-            (vec![it_sp_lv, NewtonOptions { transformer: Transformer::Sp, it: false, lv: true }], false)
+            let sp_lv = NewtonOptions { transformer: Transformer::Sp, it: false, lv: true };
+            (vec![it_sp_lv, sp_lv, NewtonOptions { transformer: Transformer::Wp, it: true, lv: false }], false)
         }
         _ => (vec![it_sp_lv], true),
     }

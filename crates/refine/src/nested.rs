@@ -10,10 +10,10 @@
 
 use crate::error::RefineError;
 use crate::newton::{abstract_step, ensure_unsat, NewtonOptions, NewtonSequence, Transformer};
-use crate::transformer::sp;
+use crate::transformer::{sp, wp};
 use crate::{hoare, Validity};
 use ir::{ReturnLetter, TransFormula};
-use smt::build::{ff, tt};
+use smt::build::{and, ff, not, tt};
 use smt::qe::project_exists;
 use smt::simplify::simplify;
 use smt::{Solver, Term};
@@ -92,7 +92,7 @@ pub fn future_live_nested(trace: &[TransFormula], nesting: &Nesting) -> Vec<BTre
 
 /// The Newton strongest-post sequence of an infeasible nested trace (`it`: internal steps
 /// outside the unsat core abstracted; calls and returns stay exact; `lv`: projection onto
-/// [`future_live_nested`]). Weakest preconditions are not supported on nested traces.
+/// [`future_live_nested`]); or the weakest-precondition sequence ([`wp_nested`], without `lv`).
 pub fn newton_nested(
     trace: &[TransFormula],
     nesting: &Nesting,
@@ -100,9 +100,6 @@ pub fn newton_nested(
     opts: NewtonOptions,
     solver: &mut dyn Solver,
 ) -> Result<NewtonSequence, RefineError> {
-    if opts.transformer != Transformer::Sp {
-        return Err(RefineError::NotApplicable("weakest preconditions on a nested trace".into()));
-    }
     let steps: Vec<TransFormula> = trace
         .iter()
         .enumerate()
@@ -111,6 +108,9 @@ pub fn newton_nested(
             _ => tf.clone(),
         })
         .collect();
+    if opts.transformer == Transformer::Wp {
+        return wp_nested(&steps, nesting, &opts.name(), solver);
+    }
     let live = opts.lv.then(|| future_live_nested(&steps, nesting));
     let n = steps.len();
     let mut preds: Vec<Term> = vec![tt()];
@@ -125,6 +125,48 @@ pub fn newton_nested(
     let name = format!("{} (nested)", opts.name());
     ensure_unsat(&preds[n], solver, &format!("{name}: final assertion"))?;
     preds[n] = ff();
+    let quantified = preds.iter().filter(|p| p.has_quantifier()).count();
+    Ok(NewtonSequence { preds, quantified })
+}
+
+/// Weakest preconditions backwards from `false` on a nested trace. Before a return, the
+/// conjuncts of the assertion after it that speak only of the caller's restored variables wait
+/// for the matching call (they hold there and come back); the rest is the weakest precondition
+/// of the return without anything known at the call site (links still relate the callee's exit
+/// to the call). At a call, the waiting conjuncts join the weakest precondition of the call.
+/// `I_0` must come out valid, which is checked; otherwise the sequence is not applicable.
+fn wp_nested(steps: &[TransFormula], nesting: &Nesting, name: &str, solver: &mut dyn Solver) -> Result<NewtonSequence, RefineError> {
+    let n = steps.len();
+    let mut preds = vec![ff(); n + 1];
+    let mut waiting: BTreeMap<usize, Vec<Term>> = BTreeMap::new();
+    for i in (0..n).rev() {
+        let post = preds[i + 1].clone();
+        let pre = match &nesting.kinds[i] {
+            StepKind::Return { call, letter } => {
+                let lhs: BTreeSet<&Term> = letter.assign.iter().map(|(l, _)| l).collect();
+                let restored = |c: &Term| {
+                    let fv = smt::subst::free_vars(c);
+                    !fv.is_empty() && fv.iter().all(|x| nesting.locals.contains(x) && !lhs.contains(x))
+                };
+                let (caller, rest): (Vec<Term>, Vec<Term>) = smt::subst::conjuncts(&post).into_iter().partition(|c| restored(c));
+                waiting.entry(*call).or_default().extend(caller);
+                // Without the kept caller variables: the callee's assertion then speaks of its
+                // own frame (a caller's variable reaches it only through a parameter link).
+                let own_frame = ReturnLetter { kept: vec![], ..letter.clone() };
+                wp(&own_frame.formula(&tt(), &nesting.locals), &and(&rest))
+            }
+            _ => {
+                let mut pre = wp(&steps[i], &post);
+                if let Some(w) = waiting.remove(&i) {
+                    pre = and(&[pre, and(&w)]);
+                }
+                pre
+            }
+        };
+        preds[i] = simplify(&pre);
+    }
+    ensure_unsat(&not(&preds[0]), solver, &format!("{name} (nested): negated first assertion"))?;
+    preds[0] = tt();
     let quantified = preds.iter().filter(|p| p.has_quantifier()).count();
     Ok(NewtonSequence { preds, quantified })
 }
