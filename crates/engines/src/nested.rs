@@ -12,7 +12,7 @@ use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
 use crate::{CexStep, Config, Counterexample, Stats, Verdict};
 use automata::{nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, Nwa};
 use ir::{Cfg, Edge, Label, NestedProgram, ReturnLetter, Stmt, TransFormula};
-use refine::nested::{newton_nested, Nesting, StepKind};
+use refine::nested::{newton_nested, weaken_nested, Nesting, StepKind};
 use refine::newton::{NewtonOptions, Transformer};
 use refine::{check_scoped_trace, HoareChecker, Sequence, Source, TraceCheck};
 use smt::Term;
@@ -215,7 +215,16 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                 let mut sequences: Vec<Sequence> = vec![];
                 let mut error = None;
                 for &opts in &options {
-                    match newton_nested(&steps, &nesting, &core, opts, solver) {
+                    let result = newton_nested(&steps, &nesting, &core, opts, solver);
+                    if let (Ok(s), true) = (&result, opts.transformer == Transformer::Sp && opts.it) {
+                        // Also the sequence without the conjuncts this trace does not need.
+                        let preds = weaken_nested(&s.preds, &steps, &nesting, solver, 200);
+                        let weaker = Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: Source::NewtonItSpLv, fallback: None };
+                        if weaker.preds != s.preds {
+                            sequences.push(weaker);
+                        }
+                    }
+                    match result {
                         Ok(s) if sequences.iter().any(|q| q.preds == s.preds) => {}
                         Ok(s) => sequences.push(Sequence {
                             quantified: s.quantified,

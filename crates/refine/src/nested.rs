@@ -192,3 +192,48 @@ pub fn check_inductive_nested(
     }
     (!unknown).then_some(true)
 }
+
+/// Drops conjuncts of the inner assertions of a nested inductive sequence while it stays
+/// inductive (greedily): each dropped conjunct was a fact the proof of this trace
+/// does not need, such as a range bound that would otherwise drift through recursive calls.
+/// Back to front, so that an assertion no longer needs what a later one dropped.
+/// An assertion is the pre of its step and the hierarchical predecessor of the returns
+/// matching a call at its position; only those triples are checked again (a weaker assertion
+/// is still a valid post). `budget` bounds the number of solver queries.
+pub fn weaken_nested(preds: &[Term], trace: &[TransFormula], nesting: &Nesting, solver: &mut dyn Solver, budget: usize) -> Vec<Term> {
+    let mut preds = preds.to_vec();
+    let n = trace.len();
+    let mut queries = 0;
+    let returns_of = |c: usize| -> Vec<usize> { (0..n).filter(|&j| nesting.matching_call(j) == Some(c)).collect() };
+    for i in (1..n).rev() {
+        let parts = smt::subst::conjuncts(&preds[i]);
+        if parts.len() < 2 {
+            continue;
+        }
+        let rets = returns_of(i);
+        let mut kept = parts.clone();
+        for c in parts {
+            if queries >= budget {
+                return preds;
+            }
+            let candidate: Vec<Term> = kept.iter().filter(|k| **k != c).cloned().collect();
+            let weaker = and(&candidate);
+            let mut trial = preds.clone();
+            trial[i] = weaker.clone();
+            let mut ok = true;
+            for j in std::iter::once(i).chain(rets.iter().copied()) {
+                queries += 1;
+                let tf = nesting.step_formula(trace, j, &|k| trial[k].clone());
+                if hoare::check_triple(&trial[j], &tf, &trial[j + 1], solver) != Validity::Valid {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                kept = candidate;
+                preds[i] = weaker;
+            }
+        }
+    }
+    preds
+}
