@@ -193,6 +193,22 @@ pub fn check_inductive_nested(
     (!unknown).then_some(true)
 }
 
+/// The conjuncts of `t`, an equality between integers split into two bounds (so that one
+/// bound alone may remain: `x = 1` becomes `x >= 1`).
+fn split_equalities(t: &Term) -> Vec<Term> {
+    let mut out = vec![];
+    for c in smt::subst::conjuncts(t) {
+        match (c.op(), c.args.as_slice()) {
+            (Some(smt::term::Op::Eq), [a, b]) if a.sort == smt::Sort::Int => {
+                out.push(smt::build::le(a, b));
+                out.push(smt::build::ge(a, b));
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Drops conjuncts of the inner assertions of a nested inductive sequence while it stays
 /// inductive (greedily): each dropped conjunct was a fact the proof of this trace
 /// does not need, such as a range bound that would otherwise drift through recursive calls.
@@ -206,7 +222,7 @@ pub fn weaken_nested(preds: &[Term], trace: &[TransFormula], nesting: &Nesting, 
     let mut queries = 0;
     let returns_of = |c: usize| -> Vec<usize> { (0..n).filter(|&j| nesting.matching_call(j) == Some(c)).collect() };
     for i in (1..n).rev() {
-        let parts = smt::subst::conjuncts(&preds[i]);
+        let parts = split_equalities(&preds[i]);
         if parts.len() < 2 {
             continue;
         }
