@@ -232,7 +232,10 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                             source_used: Source::NewtonItSpLv,
                             fallback: None,
                         }),
-                        Err(e) => error = Some(e),
+                        Err(e) => {
+                            tracing::debug!("{}: {e}", opts.name());
+                            error = Some(e)
+                        }
                     }
                 }
                 stats.time_sequence_ms += started.elapsed().as_millis();
@@ -248,6 +251,8 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                     let mut dfa = PredicateDfa::new(&seq.preds, shared.clone());
                     if rejects(&mut dfa, &p, &word) {
                         dfas.push(dfa);
+                    } else {
+                        tracing::debug!("the sequence's automaton does not reject the trace");
                     }
                 }
                 if dfas.len() == before {

@@ -306,13 +306,16 @@ impl ReturnLetter {
         TransFormula { formula: and(&conj), in_vars, out_vars, aux_vars: aux }
     }
 
-    /// The variables the return reads at the callee's exit when `after` are needed after it:
-    /// the callee's results, `old(g)` for each `g` of `after`, a parameter whose argument reads
-    /// one of `after` (a `kept` variable comes back from the call site: assertions in the callee
-    /// need not mention it).
-    pub fn exit_vars(&self, after: &BTreeSet<Term>) -> BTreeSet<Term> {
-        let linked = self.links.iter().filter(|(_, c)| free_vars(c).iter().any(|x| after.contains(x))).map(|(e, _)| e);
-        self.assign.iter().map(|(_, r)| r).chain(linked).cloned().collect()
+    /// The variables the return reads at the callee's exit: the callee's results and the
+    /// callee's side of the links (a `kept` variable comes back from the call site: assertions
+    /// in the callee need not mention it).
+    pub fn exit_vars(&self) -> BTreeSet<Term> {
+        self.assign.iter().map(|(_, r)| r).chain(self.links.iter().map(|(e, _)| e)).cloned().collect()
+    }
+
+    /// The variables the links read at the call site.
+    pub fn site_vars(&self) -> BTreeSet<Term> {
+        self.links.iter().flat_map(|(_, c)| free_vars(c)).collect()
     }
 }
 

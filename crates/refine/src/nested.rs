@@ -60,6 +60,7 @@ impl Nesting {
 
 /// `fl[i]`: the variables live at position `i` of a nested trace. Inside a callee, a caller's
 /// variable is not live (the return restores it from the call site): it is live at the call.
+/// A return's links keep their callee side live at the exit and their call-site side at the call.
 pub fn future_live_nested(trace: &[TransFormula], nesting: &Nesting) -> Vec<BTreeSet<Term>> {
     let n = trace.len();
     let mut fl = vec![BTreeSet::new(); n + 1];
@@ -73,9 +74,11 @@ pub fn future_live_nested(trace: &[TransFormula], nesting: &Nesting) -> Vec<BTre
             StepKind::Return { call, letter } => {
                 let caller: BTreeSet<Term> =
                     after.iter().filter(|x| !nesting.globals.contains(*x) && !assigned.contains(*x)).cloned().collect();
-                pending.entry(*call).or_default().extend(caller);
+                let waiting = pending.entry(*call).or_default();
+                waiting.extend(caller);
+                waiting.extend(letter.site_vars());
                 live = after.iter().filter(|x| nesting.globals.contains(*x) && !assigned.contains(*x)).cloned().collect();
-                live.extend(letter.exit_vars(after));
+                live.extend(letter.exit_vars());
             }
             _ => {
                 live = after.iter().filter(|x| !assigned.contains(*x)).cloned().collect();
@@ -123,6 +126,10 @@ pub fn newton_nested(
         preds.push(simplify(&post));
     }
     let name = format!("{} (nested)", opts.name());
+    tracing::trace!("{name}: {:?} {:?}", nesting.kinds.iter().map(|k| match k { StepKind::Internal => "i".to_string(), StepKind::Call => "c".into(), StepKind::Return { call, .. } => format!("r{call}") }).collect::<Vec<_>>(), preds.iter().map(|p| p.to_string()).collect::<Vec<_>>());
+    if let Some(live) = &live {
+        tracing::trace!("live: {:?}", live);
+    }
     ensure_unsat(&preds[n], solver, &format!("{name}: final assertion"))?;
     preds[n] = ff();
     let quantified = preds.iter().filter(|p| p.has_quantifier()).count();
