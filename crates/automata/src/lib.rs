@@ -6,6 +6,10 @@
 //! are deterministic automata computed lazily ([`LazyDfa`]) whose accepting states are sinks,
 //! so a product state in which any subtrahend accepts can be pruned with all its successors.
 
+pub mod nested;
+
+pub use nested::{nested_word_in_difference, LazyDnwa, NestedEmptiness, Nwa};
+
 use std::collections::HashMap;
 use std::collections::VecDeque;
 

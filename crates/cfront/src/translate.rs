@@ -327,7 +327,7 @@ impl Tr {
         let mut procedures = std::mem::take(&mut self.procedures);
         procedures.insert(INIT_PROC.to_string(), init);
         check_calls(&procedures, &self.file)?;
-        let mods = modified_globals(&procedures, &globals);
+        let mods = ir::nested::modified_globals(&procedures, &globals);
         for (name, p) in procedures.iter_mut() {
             p.modifies = globals.iter().filter(|g| mods.get(name).is_some_and(|m| m.contains(*g))).cloned().collect();
         }
@@ -375,45 +375,6 @@ fn check_calls(procs: &BTreeMap<String, Procedure>, file: &Arc<str>) -> Result<(
         }
     }
     Ok(())
-}
-
-/// The globals each procedure may modify, directly or through calls (a fixpoint on the call graph).
-fn modified_globals(procs: &BTreeMap<String, Procedure>, globals: &[Term]) -> HashMap<String, HashSet<Term>> {
-    let gs: HashSet<&Term> = globals.iter().collect();
-    let mut direct: HashMap<String, HashSet<Term>> = HashMap::new();
-    let mut calls: HashMap<String, Vec<String>> = HashMap::new();
-    for (name, p) in procs {
-        let mut m = HashSet::new();
-        for e in p.body.iter().flat_map(|b| b.edges.iter()) {
-            match &e.label {
-                ir::Label::Stmt(s) => m.extend(s.trans_formula().assigned_vars().into_iter().filter(|v| gs.contains(v))),
-                ir::Label::Call(c) => {
-                    m.extend(c.rets.iter().filter(|v| gs.contains(v)).cloned());
-                    calls.entry(name.clone()).or_default().push(c.callee.clone());
-                }
-            }
-        }
-        direct.insert(name.clone(), m);
-    }
-    loop {
-        let mut changed = false;
-        for (name, callees) in &calls {
-            let mut add = HashSet::new();
-            for c in callees {
-                if let Some(m) = direct.get(c) {
-                    add.extend(m.iter().cloned());
-                }
-            }
-            if let Some(m) = direct.get_mut(name) {
-                let before = m.len();
-                m.extend(add);
-                changed |= m.len() != before;
-            }
-        }
-        if !changed {
-            return direct;
-        }
-    }
 }
 
 /// The identifier a declarator declares.

@@ -88,6 +88,10 @@ struct Cli {
     /// Keep one statement per edge instead of composing large blocks.
     #[arg(long)]
     no_large_blocks: bool,
+
+    /// Inline every call and replace recursive calls by their contracts (instead of nested words).
+    #[arg(long)]
+    inline: bool,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -143,6 +147,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         source: cli.refinement,
         deadline: Some(start + timeout),
         large_blocks: !cli.no_large_blocks,
+        inline: cli.inline,
         query_timeout: timeout.min(Duration::from_secs(20)),
         solver: cli.solver.clone(),
         interpolator,

@@ -36,7 +36,7 @@ fn letter_formulas(cfg: &Cfg) -> Result<Vec<TransFormula>, String> {
         .collect()
 }
 
-fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
+pub(crate) fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let r = f();
     *acc += t.elapsed().as_millis();
@@ -68,7 +68,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
         Ok(s) => s,
         Err(e) => return (Verdict::Unknown(e), None),
     };
-    let shared = Rc::new(RefCell::new(Shared { letters, hoare: HoareChecker::new(hoare), checks: 0, budget }));
+    let shared = Rc::new(RefCell::new(Shared { letters, returns: Default::default(), locals: Default::default(), hoare: HoareChecker::new(hoare), checks: 0, budget }));
     let solver = trace.as_mut();
     let mut dfas: Vec<PredicateDfa> = vec![];
     let deadline = config.deadline;
@@ -173,14 +173,14 @@ fn proof_of_safety(entry: &str, cfg: &Cfg, nfa: &Nfa, dfas: &mut [PredicateDfa],
 }
 
 /// The solver instances of a run: trace checks, Hoare triples, interpolants (craig-smtlib).
-struct Solvers {
-    trace: Box<dyn Solver>,
-    hoare: Box<dyn Solver>,
-    interpolator: Option<SmtLibSolver>,
+pub(crate) struct Solvers {
+    pub(crate) trace: Box<dyn Solver>,
+    pub(crate) hoare: Box<dyn Solver>,
+    pub(crate) interpolator: Option<SmtLibSolver>,
 }
 
 impl Solvers {
-    fn create(config: &Config) -> Result<Solvers, String> {
+    pub(crate) fn create(config: &Config) -> Result<Solvers, String> {
         let start = |what: &str| config.solver.create().map_err(|e| format!("cannot start the {what} solver {}: {e}", config.solver));
         let trace = start("trace-check")?;
         let hoare = start("Hoare-triple")?;

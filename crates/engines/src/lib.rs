@@ -4,6 +4,7 @@
 pub mod annotation;
 pub mod automizer;
 mod cex;
+pub mod nested;
 mod predicate_dfa;
 
 use ir::{SourcePos, Stmt, Violation};
@@ -24,6 +25,9 @@ pub struct Config {
     pub deadline: Option<Instant>,
     /// Compose straight-line code and branches into large blocks.
     pub large_blocks: bool,
+    /// Inline every call, replacing recursive calls by their contracts (otherwise an entry
+    /// that reaches recursion is verified on nested words).
+    pub inline: bool,
     /// Per-query solver timeout.
     pub query_timeout: Duration,
     /// The solver of trace checks and of Hoare-triple queries (one instance each).
@@ -38,6 +42,7 @@ impl Default for Config {
             source: Source::NewtonItSpLv,
             deadline: None,
             large_blocks: true,
+            inline: false,
             query_timeout: Duration::from_secs(10),
             solver: SolverSpec::Z3,
             interpolator: smt::backend::split_command(smt::backend::DEFAULT_INTERPOLATOR),
@@ -163,8 +168,13 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     }
     let mut proof = Proof { invariants: vec![], checked: Some(true) };
     for entry in &program.entries {
-        let (verdict, entry_proof) = match ir::prepare(program, entry) {
-            Ok(cfg) => {
+        let nested = if config.inline { Ok(None) } else { ir::prepare_nested(program, entry) };
+        let (verdict, entry_proof) = match nested.and_then(|n| match n {
+            Some(np) => Ok(Err(np)),
+            None => ir::prepare(program, entry).map(Ok),
+        }) {
+            Ok(Err(np)) => (nested::verify_nested(entry, &np, config, &mut stats), None),
+            Ok(Ok(cfg)) => {
                 let encoded = if config.large_blocks { ir::large_block_encoding(&cfg) } else { cfg.clone() };
                 automizer::verify_cfg(entry, &cfg, &encoded, config, &mut stats)
             }

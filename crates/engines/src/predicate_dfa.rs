@@ -3,19 +3,22 @@
 //! statement is every predicate `q` with a valid Hoare triple `{⋀S} st {q}`. Reaching a state
 //! whose conjunction implies `false` proves the trace infeasible: that is the accepting sink.
 
-use automata::{LazyDfa, Letter};
-use ir::TransFormula;
+use automata::{LazyDfa, LazyDnwa, Letter};
+use ir::{ReturnLetter, TransFormula};
 use refine::{HoareChecker, Validity};
 use smt::build::{and, ff};
 use smt::Term;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// What all interpolant automata of a run share: the letters' semantics and the Hoare checker.
 pub struct Shared {
     pub letters: Vec<TransFormula>,
+    /// Nested words: the return letters, and every variable that is not global.
+    pub returns: HashMap<Letter, ReturnLetter>,
+    pub locals: BTreeSet<Term>,
     pub hoare: HoareChecker,
     pub checks: usize,
     /// Per-query solver budget, never beyond the run's deadline.
@@ -48,6 +51,8 @@ pub struct PredicateDfa {
     states: Vec<Vec<usize>>,
     index: HashMap<Vec<usize>, usize>,
     transitions: HashMap<(usize, Letter), Option<usize>>,
+    /// Return transitions `(state, hierarchical predecessor, letter)`.
+    return_transitions: HashMap<(usize, usize, Letter), Option<usize>>,
     shared: Rc<RefCell<Shared>>,
 }
 
@@ -60,7 +65,7 @@ impl PredicateDfa {
                 preds.push(p.clone());
             }
         }
-        PredicateDfa { preds, states: vec![], index: HashMap::new(), transitions: HashMap::new(), shared }
+        PredicateDfa { preds, states: vec![], index: HashMap::new(), transitions: HashMap::new(), return_transitions: HashMap::new(), shared }
     }
 
     /// Number of determinized states built so far.
@@ -92,6 +97,47 @@ impl PredicateDfa {
         hoare.solver().set_timeout_ms(ms);
         matches!(hoare.check(pre, letter, &letters[letter], post), Validity::Valid)
     }
+
+    /// Whether `{pre} tf {post}` is valid for a formula without letter (not cached).
+    fn valid_formula(&self, pre: &Term, tf: &TransFormula, post: &Term) -> bool {
+        let mut sh = self.shared.borrow_mut();
+        sh.checks += 1;
+        let ms = sh.budget.next_ms();
+        sh.hoare.solver().set_timeout_ms(ms);
+        matches!(refine::hoare::check_triple(pre, tf, post, sh.hoare.solver()), Validity::Valid)
+    }
+
+    /// The successor state: the sink if `valid` holds for `false`, else every predicate it holds for.
+    fn post_state(&mut self, valid: &dyn Fn(&Self, &Term) -> bool) -> Option<usize> {
+        if valid(self, &ff()) {
+            return None;
+        }
+        let post: Vec<usize> = (0..self.preds.len()).filter(|&i| valid(self, &self.preds[i])).collect();
+        Some(self.intern(post))
+    }
+}
+
+impl LazyDnwa for PredicateDfa {
+    /// `{⋀S ∧ ⋀H} return {q}`: the return's formula for the hierarchical predecessor's
+    /// conjunction (over the caller's frame at the call).
+    fn return_successor(&mut self, state: usize, hier: usize, letter: Letter) -> Option<usize> {
+        if let Some(&t) = self.return_transitions.get(&(state, hier, letter)) {
+            return t;
+        }
+        let pre = self.state_formula(state);
+        let h = self.state_formula(hier);
+        let tf = {
+            let sh = self.shared.borrow();
+            sh.returns.get(&letter).map(|r| r.formula(&h, &sh.locals))
+        };
+        // An unknown letter has no return semantics: no transition is sound (never the sink).
+        let target = match tf {
+            Some(tf) => self.post_state(&|d, q| d.valid_formula(&pre, &tf, q)),
+            None => Some(self.intern(vec![])),
+        };
+        self.return_transitions.insert((state, hier, letter), target);
+        target
+    }
 }
 
 impl LazyDfa for PredicateDfa {
@@ -104,12 +150,7 @@ impl LazyDfa for PredicateDfa {
             return t;
         }
         let pre = self.state_formula(state);
-        let target = if self.valid(&pre, letter, &ff()) {
-            None
-        } else {
-            let post: Vec<usize> = (0..self.preds.len()).filter(|&i| self.valid(&pre, letter, &self.preds[i])).collect();
-            Some(self.intern(post))
-        };
+        let target = self.post_state(&|d, q| d.valid(&pre, letter, q));
         self.transitions.insert((state, letter), target);
         target
     }

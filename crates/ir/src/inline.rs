@@ -26,20 +26,27 @@ pub enum PrepareError {
 /// Upper bound on locations of an inlined CFG.
 const MAX_LOCS: usize = 200_000;
 
-struct Inliner<'a> {
-    program: &'a Program,
-    cfg: Cfg,
+pub(crate) struct Inliner<'a> {
+    pub(crate) program: &'a Program,
+    pub(crate) cfg: Cfg,
     stack: Vec<String>,
+    /// Procedures whose calls stay `Call` edges (the recursive ones, for nested words).
+    pub(crate) keep: BTreeSet<String>,
 }
 
 /// The CFG of `entry` with all calls expanded, preceded by the axioms, the entry's
 /// preconditions and the snapshot of `old(..)` values.
 pub fn prepare(program: &Program, entry: &str) -> Result<Cfg, PrepareError> {
+    prepare_keeping(program, entry, BTreeSet::new())
+}
+
+/// [`prepare`], with the calls of the procedures in `keep` left as `Call` edges.
+pub(crate) fn prepare_keeping(program: &Program, entry: &str, keep: BTreeSet<String>) -> Result<Cfg, PrepareError> {
     let proc = program.procedures.get(entry).ok_or_else(|| PrepareError::UnknownProcedure(entry.into()))?;
     if proc.body.is_none() {
         return Err(PrepareError::NoBody(entry.into()));
     }
-    let mut inl = Inliner { program, cfg: Cfg::default(), stack: vec![] };
+    let mut inl = Inliner::new(program, keep);
     let init = inl.cfg.add_loc(format!("{entry}.init"), proc.pos.clone());
     inl.cfg.entry = init;
     let after_init = inl.cfg.add_loc(format!("{entry}.start"), proc.pos.clone());
@@ -68,7 +75,7 @@ fn seq(mut stmts: Vec<Stmt>) -> Stmt {
 }
 
 /// Whether `v` occurs in the procedure's body or contract.
-fn mentions(proc: &Procedure, v: &Term) -> bool {
+pub(crate) fn mentions(proc: &Procedure, v: &Term) -> bool {
     let specs = proc.requires.iter().chain(proc.ensures.iter());
     specs.map(|s| s.formula.clone()).chain(body_terms(proc)).any(|t| free_vars(&t).contains(v))
 }
@@ -97,9 +104,13 @@ fn subst_stmt(s: &Stmt, map: &HashMap<Term, Term>) -> Stmt {
     }
 }
 
-impl Inliner<'_> {
+impl<'a> Inliner<'a> {
+    pub(crate) fn new(program: &'a Program, keep: BTreeSet<String>) -> Inliner<'a> {
+        Inliner { program, cfg: Cfg::default(), stack: vec![], keep }
+    }
+
     /// Copies `proc`'s body with variables renamed by `rename`; returns its entry and exit.
-    fn copy_body(&mut self, proc: &Procedure, rename: &HashMap<Term, Term>) -> Result<(LocId, LocId), PrepareError> {
+    pub(crate) fn copy_body(&mut self, proc: &Procedure, rename: &HashMap<Term, Term>) -> Result<(LocId, LocId), PrepareError> {
         let body = proc.body.as_ref().ok_or_else(|| PrepareError::NoBody(proc.name.clone()))?;
         if self.cfg.locs.len() + body.locs.len() > MAX_LOCS {
             return Err(PrepareError::TooLarge(MAX_LOCS));
@@ -130,6 +141,10 @@ impl Inliner<'_> {
                         args: c.args.iter().map(|a| substitute(a, rename)).collect(),
                         rets: c.rets.iter().map(|r| substitute(r, rename)).collect(),
                     };
+                    if self.keep.contains(&call.callee) {
+                        self.cfg.add_edge(Edge::new(src, dst, Label::Call(call), e.pos.clone(), None));
+                        continue;
+                    }
                     self.expand_call(src, dst, &call, e.pos.clone())?;
                 }
             }
@@ -139,7 +154,7 @@ impl Inliner<'_> {
     }
 
     /// Adds, for each checked precondition, an edge to an error location if it fails.
-    fn check_requires(&mut self, at: LocId, requires: &[Spec], map: &HashMap<Term, Term>, pos: &Option<SourcePos>) {
+    pub(crate) fn check_requires(&mut self, at: LocId, requires: &[Spec], map: &HashMap<Term, Term>, pos: &Option<SourcePos>) {
         for r in requires.iter().filter(|r| !r.free) {
             let err = self.cfg.add_error_loc(Violation { kind: ViolationKind::Requires, pos: pos.clone() });
             self.cfg.add_stmt(at, err, Stmt::Assume(not(&substitute(&r.formula, map))), pos.clone());

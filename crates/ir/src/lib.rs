@@ -15,6 +15,8 @@ pub use cfg::{
 pub use stmt::{Stmt, TransFormula};
 pub mod inline;
 pub mod lbe;
+pub mod nested;
 
 pub use inline::{prepare, PrepareError};
 pub use lbe::large_block_encoding;
+pub use nested::{prepare_nested, NestedProgram, ReturnLetter};

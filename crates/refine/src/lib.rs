@@ -9,6 +9,7 @@ pub mod craig_smtlib;
 pub mod error;
 pub mod farkas;
 pub mod hoare;
+pub mod nested;
 pub mod newton;
 pub mod portfolio;
 pub mod ssa;
@@ -17,7 +18,7 @@ pub mod transformer;
 
 pub use error::RefineError;
 pub use hoare::{HoareChecker, HoareStats, Validity};
-pub use trace_check::{check_trace, Counterexample, TraceCheck};
+pub use trace_check::{check_scoped_trace, check_trace, Counterexample, TraceCheck};
 
 use ir::TransFormula;
 use newton::{newton, NewtonOptions, Transformer};
@@ -92,7 +93,7 @@ impl Source {
     }
 
     /// The Newton variant this source runs, if it is one.
-    pub(crate) fn newton_options(self) -> Option<NewtonOptions> {
+    pub fn newton_options(self) -> Option<NewtonOptions> {
         let (transformer, it, lv) = match self {
             Source::NewtonItSpLv => (Transformer::Sp, true, true),
             Source::NewtonItSp => (Transformer::Sp, true, false),

@@ -114,7 +114,7 @@ fn related_and_havocked(tf: &TransFormula) -> (BTreeSet<Term>, BTreeSet<Term>) {
 
 /// Checks that an end assertion of a sequence (the last one, or the negated first one) is
 /// unsatisfiable, as it must be for an infeasible trace.
-fn ensure_unsat(t: &Term, solver: &mut dyn Solver, what: &str) -> Result<(), RefineError> {
+pub(crate) fn ensure_unsat(t: &Term, solver: &mut dyn Solver, what: &str) -> Result<(), RefineError> {
     if t.is_false() {
         return Ok(());
     }

@@ -77,6 +77,14 @@ pub fn rename_step(
 
 /// Builds the SSA trace formula of `trace`.
 pub fn ssa(trace: &[TransFormula]) -> Ssa {
+    ssa_scoped(trace, None)
+}
+
+/// The SSA trace formula of a nested trace (with `nesting`): after a return, the variables that
+/// are not global are current in the versions of its matching call's position (the caller's
+/// frame comes back), globals in the versions at the callee's exit; the return's own formula
+/// reads the callee's exit and defines new versions of the caller's result variables.
+pub fn ssa_scoped(trace: &[TransFormula], nesting: Option<&crate::nested::Nesting>) -> Ssa {
     let vars: BTreeSet<Term> = trace.iter().flat_map(mentioned_vars).collect();
     let mut cur: BTreeMap<Term, Term> = vars.iter().map(|x| (x.clone(), version_var(x, 0))).collect();
     let mut versions = vec![cur.clone()];
@@ -85,6 +93,9 @@ pub fn ssa(trace: &[TransFormula]) -> Ssa {
     for (i, tf) in trace.iter().enumerate() {
         let assigned = tf.assigned_vars();
         let mut next = cur.clone();
+        if let Some((n, c)) = nesting.and_then(|n| Some((n, n.matching_call(i)?))) {
+            next.extend(versions[c].iter().filter(|(x, _)| !n.globals.contains(*x)).map(|(x, v)| (x.clone(), v.clone())));
+        }
         for x in &assigned {
             next.insert(x.clone(), version_var(x, i + 1));
         }

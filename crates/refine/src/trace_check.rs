@@ -1,6 +1,7 @@
 //! The trace check: is a trace (from precondition `true` to postcondition `false`) feasible?
 
-use crate::ssa::{ssa, step_name, step_of_name};
+use crate::nested::Nesting;
+use crate::ssa::{ssa_scoped, step_name, step_of_name};
 use ir::TransFormula;
 use smt::{SatResult, Solver, Term};
 use std::collections::{BTreeMap, BTreeSet};
@@ -28,7 +29,13 @@ pub enum TraceCheck {
 
 /// Checks the feasibility of `trace` with its SSA trace formula, one named conjunct per step.
 pub fn check_trace(trace: &[TransFormula], solver: &mut dyn Solver) -> TraceCheck {
-    let s = ssa(trace);
+    check_scoped_trace(trace, None, solver)
+}
+
+/// [`check_trace`] for a nested trace (calls and returns as given by `nesting`, see
+/// [`crate::ssa::ssa_scoped`]).
+pub fn check_scoped_trace(trace: &[TransFormula], nesting: Option<&Nesting>, solver: &mut dyn Solver) -> TraceCheck {
+    let s = ssa_scoped(trace, nesting);
     solver.push();
     for (i, c) in s.conjuncts.iter().enumerate() {
         solver.assert_named(&step_name(i), c);

@@ -21,7 +21,7 @@ fn check_word(p: &Proof) -> &'static str {
     match p.checked {
         Some(true) => "passed",
         Some(false) => "failed",
-        None => "not run (time is up)",
+        None => "not run (time was up, or recursion was verified on nested words)",
     }
 }
 

@@ -1,0 +1,295 @@
+//! Trace abstraction on nested words: the CEGAR loop for an entry that reaches recursion.
+//!
+//! The program is a nested word automaton over the CFGs of [`ir::NestedProgram`] (each
+//! large-block encoded on its own): a CFG edge with a statement is an internal letter, a `Call`
+//! edge is a call letter (to the callee's entry) and a return letter (from the callee's exit
+//! back to the edge's target, matched with that call). Error traces are nested words; their
+//! feasibility is decided with the scoped SSA, and infeasible ones are cut away by interpolant
+//! automata with return transitions `{p ∧ h} return {q}` ([`PredicateDfa`] as [`LazyDnwa`]).
+
+use crate::automizer::{timed, Solvers};
+use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
+use crate::{CexStep, Config, Counterexample, Stats, Verdict};
+use automata::{nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, Nwa};
+use ir::{Cfg, Edge, Label, NestedProgram, ReturnLetter, Stmt, TransFormula};
+use refine::nested::{newton_nested, weaken_nested, Nesting, StepKind};
+use refine::newton::{NewtonOptions, Transformer};
+use refine::{check_scoped_trace, HoareChecker, Sequence, Source, TraceCheck};
+use smt::Term;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+use std::time::Instant;
+
+/// What a letter is and where it comes from.
+struct LetterInfo {
+    stmt: Stmt,
+    /// Internal, call, or a return with its semantics.
+    kind: Kind,
+    edge: Edge,
+}
+
+#[derive(Clone)]
+enum Kind {
+    Internal,
+    Call,
+    Return(ReturnLetter),
+}
+
+/// The nested word automaton of the program and its letters.
+struct Program {
+    nwa: Nwa,
+    letters: Vec<LetterInfo>,
+    /// The location (in the automaton's numbering) of each state, for error lookups.
+    locs: Vec<ir::Location>,
+}
+
+fn build(np: &NestedProgram, large_blocks: bool) -> Result<Program, String> {
+    let encode = |c: &Cfg| if large_blocks { ir::large_block_encoding(c) } else { c.clone() };
+    let mut cfgs: Vec<(Option<String>, Cfg)> = vec![(None, encode(&np.entry))];
+    cfgs.extend(np.procedures.iter().map(|(n, c)| (Some(n.clone()), encode(c))));
+    let mut offset = vec![];
+    let mut locs = vec![];
+    for (_, c) in &cfgs {
+        offset.push(locs.len());
+        locs.extend(c.locs.iter().cloned());
+    }
+    let bounds: HashMap<&str, (usize, usize)> =
+        cfgs.iter().zip(&offset).filter_map(|((n, c), o)| Some((n.as_deref()?, (o + c.entry, o + c.exit)))).collect();
+    let n = locs.len();
+    let mut nwa = Nwa {
+        initial: cfgs[0].1.entry,
+        internal: vec![vec![]; n],
+        calls: vec![vec![]; n],
+        returns: vec![vec![]; n],
+        accepting: locs.iter().map(|l| l.error.is_some()).collect(),
+    };
+    let mut letters = vec![];
+    for ((_, c), &o) in cfgs.iter().zip(&offset) {
+        for e in &c.edges {
+            let (src, dst) = (o + e.src, o + e.dst);
+            match &e.label {
+                Label::Stmt(s) => {
+                    nwa.internal[src].push((letters.len(), dst));
+                    letters.push(LetterInfo { stmt: s.clone(), kind: Kind::Internal, edge: e.clone() });
+                }
+                Label::Call(call) => {
+                    let &(entry, exit) =
+                        bounds.get(call.callee.as_str()).ok_or_else(|| format!("call of {} has no CFG", call.callee))?;
+                    let stmt = np.call_stmt(call).map_err(|e| e.to_string())?;
+                    let ret = np.return_letter(call).map_err(|e| e.to_string())?;
+                    let (cl, rl) = (letters.len(), letters.len() + 1);
+                    nwa.calls[src].push((cl, entry));
+                    nwa.returns[exit].push((cl, rl, dst));
+                    letters.push(LetterInfo { stmt, kind: Kind::Call, edge: e.clone() });
+                    let assign = Stmt::Assign(ret.assign.clone());
+                    letters.push(LetterInfo { stmt: assign, kind: Kind::Return(ret), edge: e.clone() });
+                }
+            }
+        }
+    }
+    Ok(Program { nwa, letters, locs })
+}
+
+/// The nesting of a word (returns matched with their calls by a stack).
+fn nesting_of(p: &Program, word: &[usize], globals: &BTreeSet<Term>, locals: &BTreeSet<Term>) -> Nesting {
+    let mut stack = vec![];
+    let mut kinds = vec![];
+    for (i, &l) in word.iter().enumerate() {
+        kinds.push(match &p.letters[l].kind {
+            Kind::Internal => StepKind::Internal,
+            Kind::Call => {
+                stack.push(i);
+                StepKind::Call
+            }
+            Kind::Return(r) => StepKind::Return { call: stack.pop().unwrap_or(0), letter: r.clone() },
+        });
+    }
+    Nesting { kinds, globals: globals.clone(), locals: locals.clone() }
+}
+
+/// The Newton variants run on a nested trace for the configured source (the portfolio: it-sp-lv,
+/// sp-lv, it-wp; a Craig source falls back to it-sp-lv).
+fn nested_options(source: Source) -> (Vec<NewtonOptions>, bool) {
+    let it_sp_lv = NewtonOptions { transformer: Transformer::Sp, it: true, lv: true };
+    match source.newton_options() {
+        Some(o) => (vec![o], false),
+        _ if source == Source::Portfolio => {
+            let sp_lv = NewtonOptions { transformer: Transformer::Sp, it: false, lv: true };
+            (vec![it_sp_lv, sp_lv, NewtonOptions { transformer: Transformer::Wp, it: true, lv: false }], false)
+        }
+        _ => (vec![it_sp_lv], true),
+    }
+}
+
+/// Runs trace abstraction on nested words for the entry `entry`.
+pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &mut Stats) -> Verdict {
+    let p = match build(np, config.large_blocks) {
+        Ok(p) => p,
+        Err(e) => return Verdict::Unknown(format!("{entry}: {e}")),
+    };
+    let formulas: Vec<TransFormula> = p.letters.iter().map(|l| l.stmt.trans_formula()).collect();
+    let mut locals: BTreeSet<Term> = np.locals.clone();
+    for tf in &formulas {
+        locals.extend(tf.in_vars.keys().chain(tf.out_vars.keys()).filter(|x| !np.globals.contains(*x)).cloned());
+    }
+    let returns: HashMap<usize, ReturnLetter> = p
+        .letters
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| match &l.kind {
+            Kind::Return(r) => Some((i, r.clone())),
+            _ => None,
+        })
+        .collect();
+    let budget = QueryBudget { per_query: config.query_timeout, deadline: config.deadline };
+    let Solvers { mut trace, hoare, .. } = match Solvers::create(&Config { source: Source::NewtonItSpLv, ..config.clone() }) {
+        Ok(s) => s,
+        Err(e) => return Verdict::Unknown(e),
+    };
+    let shared = Rc::new(RefCell::new(Shared {
+        letters: formulas.clone(),
+        returns,
+        locals: locals.clone(),
+        hoare: HoareChecker::new(hoare),
+        checks: 0,
+        budget,
+    }));
+    let solver = trace.as_mut();
+    let mut dfas: Vec<PredicateDfa> = vec![];
+    let (options, fallback) = nested_options(config.source);
+    let deadline = config.deadline;
+    let verdict = loop {
+        if budget.expired() {
+            break Verdict::Unknown("timeout".into());
+        }
+        solver.set_timeout_ms(budget.next_ms());
+        stats.iterations += 1;
+        let search = timed(&mut stats.time_abstraction_ms, || {
+            let mut subs: Vec<&mut dyn LazyDnwa> = dfas.iter_mut().map(|d| d as &mut dyn LazyDnwa).collect();
+            nested_word_in_difference(&p.nwa, &mut subs, &mut |_| {
+                deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string())
+            })
+        });
+        let (word, target) = match search {
+            Err(i) => break Verdict::Unknown(i.0),
+            Ok(NestedEmptiness::Empty) => break Verdict::Safe,
+            Ok(NestedEmptiness::Word { letters, target }) => (letters, target),
+        };
+        let steps: Vec<TransFormula> = word.iter().map(|&l| formulas[l].clone()).collect();
+        let nesting = nesting_of(&p, &word, &np.globals, &locals);
+        tracing::debug!(iteration = stats.iterations, length = word.len(), "nested error trace {:?}", word);
+        stats.trace_checks += 1;
+        let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&steps, Some(&nesting), solver));
+        match check {
+            TraceCheck::Unknown(r) => break Verdict::Unknown(format!("trace check: {r}")),
+            TraceCheck::Feasible(model) => {
+                if let Some(reason) = word.iter().find_map(|&l| p.letters[l].edge.overapprox.clone()) {
+                    break Verdict::Unknown(format!("feasible error trace uses an over-approximation: {reason}"));
+                }
+                let Some(violation) = p.locs[target].error.clone() else {
+                    break Verdict::Unknown("error trace ends at a location without a violation".into());
+                };
+                let steps = word
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &l)| {
+                        let info = &p.letters[l];
+                        CexStep {
+                            pos: info.edge.pos.clone(),
+                            stmt: info.stmt.clone(),
+                            values: model.states.get(i + 1).cloned().unwrap_or_default(),
+                            assigned: formulas[l].assigned_vars().into_iter().collect(),
+                            branch: None,
+                            nondet: None,
+                            function: None,
+                        }
+                    })
+                    .collect();
+                let initial = model.states.first().cloned().unwrap_or_default();
+                let cex = Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps: false };
+                break Verdict::Unsafe(Box::new(cex));
+            }
+            TraceCheck::Infeasible { core } => {
+                let started = Instant::now();
+                let mut sequences: Vec<Sequence> = vec![];
+                let mut error = None;
+                for &opts in &options {
+                    let result = newton_nested(&steps, &nesting, &core, opts, solver);
+                    if let (Ok(s), true) = (&result, opts.transformer == Transformer::Sp && opts.it) {
+                        // Also the sequence without the conjuncts this trace does not need.
+                        let preds = weaken_nested(&s.preds, &steps, &nesting, solver, 200);
+                        let weaker = Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: Source::NewtonItSpLv, fallback: None };
+                        if weaker.preds != s.preds {
+                            sequences.push(weaker);
+                        }
+                    }
+                    match result {
+                        Ok(s) if sequences.iter().any(|q| q.preds == s.preds) => {}
+                        Ok(s) => sequences.push(Sequence {
+                            quantified: s.quantified,
+                            preds: s.preds,
+                            source_used: Source::NewtonItSpLv,
+                            fallback: None,
+                        }),
+                        Err(e) => {
+                            tracing::debug!("{}: {e}", opts.name());
+                            error = Some(e)
+                        }
+                    }
+                }
+                stats.time_sequence_ms += started.elapsed().as_millis();
+                stats.sequences += sequences.len();
+                if fallback {
+                    stats.fallbacks += 1;
+                    stats.first_fallback.get_or_insert_with(|| format!("{}: nested trace", config.source));
+                }
+                let before = dfas.len();
+                for seq in sequences {
+                    stats.quantified_predicates += seq.quantified;
+                    tracing::debug!("nested sequence: {}", seq.preds.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("  |  "));
+                    let mut dfa = PredicateDfa::new(&seq.preds, shared.clone());
+                    if rejects(&mut dfa, &p, &word) {
+                        dfas.push(dfa);
+                    } else {
+                        tracing::debug!("the sequence's automaton does not reject the trace");
+                    }
+                }
+                if dfas.len() == before {
+                    break Verdict::Unknown(match error {
+                        _ if budget.expired() => "timeout".into(),
+                        Some(e) => format!("refinement failed: {e}"),
+                        None => "refinement made no progress on a nested trace".into(),
+                    });
+                }
+            }
+        }
+    };
+    stats.hoare_checks += shared.borrow().checks;
+    stats.hoare_solver_calls += shared.borrow().hoare.stats.solver_calls as usize;
+    stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
+    stats.trace_solver += solver.stats();
+    stats.hoare_solver += shared.borrow_mut().hoare.solver().stats();
+    verdict
+}
+
+/// Whether the automaton reaches its accepting sink on the nested word (it proves it infeasible).
+fn rejects(dfa: &mut PredicateDfa, p: &Program, word: &[usize]) -> bool {
+    let mut stack = vec![];
+    let mut state = dfa.initial();
+    for &l in word {
+        let Some(s) = state else { return true };
+        state = match &p.letters[l].kind {
+            Kind::Internal => dfa.successor(s, l),
+            Kind::Call => {
+                stack.push(s);
+                dfa.successor(s, l)
+            }
+            Kind::Return(..) => match stack.pop() {
+                Some(h) => dfa.return_successor(s, h, l),
+                None => return false,
+            },
+        };
+    }
+    state.is_none()
+}
