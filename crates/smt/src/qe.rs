@@ -262,7 +262,13 @@ fn der_exists(vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
         });
         let Some((i, x, t)) = found else {
             // No definition: try to reduce an array variable to one of its elements.
-            let Some((i, elim)) = conj.iter().enumerate().find_map(|(i, c)| Some((i, store_definition(c, &vars)?))) else {
+            // (its value `t[i := w]` must not mention a variable bound inside the body)
+            let store_elim = |(i, c): (usize, &Term)| {
+                let elim = store_definition(c, &vars)?;
+                let capture = free_vars(&elim.value).iter().any(|v| inner_bound.contains(v));
+                (!capture).then_some((i, elim))
+            };
+            let Some((i, elim)) = conj.iter().enumerate().find_map(store_elim) else {
                 // Or replace an array that is only read by its elements.
                 let body = build::and(&conj);
                 let Some((x, reads)) = vars.iter().find_map(|x| Some((x.clone(), array_reads(&body, x)?))) else {
