@@ -32,17 +32,7 @@ pub fn rewrite(src: &str) -> Result<String, AcslError> {
                 line_start = i + 1;
                 i += 1;
             }
-            b'"' | b'\'' => {
-                let q = b[i];
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
+            b'"' | b'\'' => i = crate::preprocess::skip_literal(b, i),
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 let end = src[i..].find('\n').map_or(b.len(), |k| i + k);
                 if b.get(i + 2) == Some(&b'@') {

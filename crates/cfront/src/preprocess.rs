@@ -212,7 +212,8 @@ fn tokens(s: &str) -> Vec<(Tok, usize, usize)> {
     out
 }
 
-fn skip_literal(b: &[u8], mut i: usize) -> usize {
+/// The index just past the string or character literal that starts at `i` (or at its line end).
+pub(crate) fn skip_literal(b: &[u8], mut i: usize) -> usize {
     let q = b[i];
     i += 1;
     while i < b.len() && b[i] != q && b[i] != b'\n' {
