@@ -312,6 +312,17 @@ struct HardDeadline {
     done: std::sync::Arc<std::sync::Mutex<bool>>,
 }
 
+/// Ends the process at once with status 0. `exit` would run the exit handlers, which tear down
+/// the solver's global state while the engine thread is still inside the solver (seen as
+/// SIGFPE); `_exit` runs none, so the output is flushed first.
+fn end_now() -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: `_exit` only ends the process; nothing here relies on destructors or handlers.
+    unsafe { libc::_exit(0) }
+}
+
 impl HardDeadline {
     fn arm(deadline: Instant) -> HardDeadline {
         let done = std::sync::Arc::new(std::sync::Mutex::new(false));
@@ -322,7 +333,7 @@ impl HardDeadline {
             if !*finished {
                 *finished = true;
                 println!("UNKNOWN\nreason: timeout (the engine did not stop in time)");
-                std::process::exit(0);
+                end_now();
             }
         });
         HardDeadline { done }
