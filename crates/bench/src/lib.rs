@@ -33,13 +33,14 @@
 //!
 //! Modules: [`tasks`] (discovery, expected answers), [`runner`] (one process under limits),
 //! [`results`] (classification, scoring, files), [`summary`] (the printed table), [`plot`] (the
-//! SVG), [`compare`] (against an older `results.json`).
+//! SVG), [`table`] (several runs side by side), [`compare`] (against an older `results.json`).
 
 pub mod compare;
 pub mod plot;
 pub mod results;
 pub mod runner;
 pub mod summary;
+pub mod table;
 pub mod tasks;
 
 use anyhow::{bail, Context};
@@ -70,7 +71,8 @@ folder: correct (TRUE/FALSE), wrong, unknown, timeout, memout, error, unscored, 
 (+2 correct TRUE, +1 correct FALSE, -32 wrong TRUE, -16 wrong FALSE) and CPU time, and the most
 frequent UNKNOWN reasons. Exit code 1 when any answer is wrong, 0 otherwise.
 
-Quantile plot of several runs: tracery bench plot A/results.json B/results.json --out plot.svg";
+Quantile plot of several runs: tracery bench plot A/results.json B/results.json --out plot.svg
+(--metric time, iterations or perfect). Side by side: tracery bench table A/results.json B/results.json";
 
 /// Arguments of `tracery bench` (see [`BENCH_HELP`]).
 #[derive(clap::Args, Debug, Clone, PartialEq)]
@@ -125,6 +127,18 @@ pub enum BenchCommand {
     /// Draw one quantile plot of the correct results of several results.json files (one line
     /// per file).
     Plot(PlotArgs),
+    /// Print a Markdown table of several results.json files over the same tasks (one row per
+    /// file): correct results (Boogie, C), wrong ones, tasks no other file solved, CPU time,
+    /// median iterations, perfect sequences.
+    Table(TableArgs),
+}
+
+/// `tracery bench table A.json B.json`.
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+pub struct TableArgs {
+    /// results.json files written by `tracery bench`.
+    #[arg(value_name = "RESULTS.json", required = true)]
+    pub results: Vec<PathBuf>,
 }
 
 /// `tracery bench plot A.json B.json --out plot.svg`.
@@ -141,6 +155,10 @@ pub struct PlotArgs {
     /// The plot's title.
     #[arg(long, default_value = "Tracery: CPU time of correct results")]
     pub title: String,
+
+    /// What to draw for each correct result.
+    #[arg(long, value_enum, default_value_t = plot::Metric::Time)]
+    pub metric: plot::Metric,
 }
 
 /// Which task options the verifier accepts (from its `--help`).
@@ -369,8 +387,9 @@ pub fn write_outputs(dir: &Path, file: &ResultsFile) -> anyhow::Result<()> {
     file.save(&dir.join("results.json"))?;
     std::fs::write(dir.join("results.csv"), results::to_csv(&file.results))
         .with_context(|| format!("cannot write {}", dir.join("results.csv").display()))?;
-    let series = [plot::Series::from_records(&file.config.name, &file.results)];
-    std::fs::write(dir.join("quantile.svg"), plot::quantile_svg(&series, "Tracery: CPU time of correct results"))
+    let series = [plot::Series::from_records(&file.config.name, &file.results, plot::Metric::Time)];
+    let svg = plot::quantile_svg(&series, "Tracery: CPU time of correct results", plot::Metric::Time);
+    std::fs::write(dir.join("quantile.svg"), svg)
         .with_context(|| format!("cannot write {}", dir.join("quantile.svg").display()))?;
     Ok(())
 }
@@ -380,11 +399,22 @@ pub fn run_plot(args: &PlotArgs) -> anyhow::Result<ExitCode> {
     let mut series = Vec::new();
     for path in &args.results {
         let file = ResultsFile::load(path)?;
-        series.push(plot::Series::from_records(&file.label(path), &file.results));
+        series.push(plot::Series::from_records(&file.label(path), &file.results, args.metric));
     }
-    std::fs::write(&args.out, plot::quantile_svg(&series, &args.title))
+    std::fs::write(&args.out, plot::quantile_svg(&series, &args.title, args.metric))
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     out(&format!("wrote {}\n", args.out.display()));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tracery bench table`: the runs side by side.
+pub fn run_table(args: &TableArgs) -> anyhow::Result<ExitCode> {
+    let mut runs = Vec::new();
+    for path in &args.results {
+        let file = ResultsFile::load(path)?;
+        runs.push(table::Run { label: file.label(path), records: file.results });
+    }
+    out(&table::markdown(&runs));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -392,8 +422,10 @@ pub fn run_plot(args: &PlotArgs) -> anyhow::Result<ExitCode> {
 /// otherwise; an `Err` for unusable arguments (a missing path, an unreadable --compare file, an
 /// output folder that cannot be written).
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    if let Some(BenchCommand::Plot(p)) = &args.command {
-        return run_plot(p);
+    match &args.command {
+        Some(BenchCommand::Plot(p)) => return run_plot(p),
+        Some(BenchCommand::Table(t)) => return run_table(t),
+        None => {}
     }
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         bail!("--timeout must be a positive number of seconds");

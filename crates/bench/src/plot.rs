@@ -1,25 +1,74 @@
-//! The quantile plot: for each configuration, the CPU times of its correct results sorted
-//! ascending (x: the n-th fastest correct result, y: CPU time on a log scale), drawn as a
-//! hand-written SVG.
+//! Quantile plots: for each configuration, one measure of its correct results sorted ascending
+//! (x: the n-th result, y: the measure), drawn as a hand-written SVG. The measure is the CPU
+//! time, the refinement iterations, or the share of perfect sequences (the last two from the
+//! verifier's statistics).
 
 use crate::results::{Record, Status};
 use std::fmt::Write as _;
+
+/// What a quantile plot draws for each correct result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Metric {
+    /// CPU time in seconds (log scale).
+    #[default]
+    Time,
+    /// Refinement iterations, from the statistics (log scale).
+    Iterations,
+    /// Perfect sequences among the sequences computed, in percent, from the statistics
+    /// (results without sequences are left out).
+    Perfect,
+}
+
+impl Metric {
+    /// The measure of one correct result, if it has one.
+    pub fn of(self, r: &Record) -> Option<f64> {
+        match self {
+            Metric::Time => Some(if r.cpu.is_finite() { r.cpu } else { 0.0 }),
+            Metric::Iterations => r.stat("iterations"),
+            Metric::Perfect => {
+                let sequences = r.stat("sequences")?;
+                (sequences > 0.0).then(|| 100.0 * r.stat("perfect_sequences").unwrap_or(0.0) / sequences)
+            }
+        }
+    }
+
+    fn axis_label(self) -> &'static str {
+        match self {
+            Metric::Time => "CPU time (s), log scale",
+            Metric::Iterations => "refinement iterations, log scale",
+            Metric::Perfect => "perfect sequences (%)",
+        }
+    }
+
+    /// What the legend counts.
+    fn counted(self) -> &'static str {
+        match self {
+            Metric::Time | Metric::Iterations => "correct",
+            Metric::Perfect => "with sequences",
+        }
+    }
+
+    fn x_label(self) -> &'static str {
+        match self {
+            Metric::Time => "n-th fastest correct result",
+            Metric::Iterations => "n-th correct result, by iterations",
+            Metric::Perfect => "n-th correct result with sequences, by % perfect",
+        }
+    }
+}
 
 /// One line of the plot.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
     pub label: String,
-    /// CPU times (s) of the correct results, ascending.
+    /// The measure of each correct result that has one, ascending.
     pub values: Vec<f64>,
 }
 
 impl Series {
-    pub fn from_records(label: &str, records: &[Record]) -> Series {
-        let mut values: Vec<f64> = records
-            .iter()
-            .filter(|r| r.status == Status::Correct)
-            .map(|r| if r.cpu.is_finite() { r.cpu } else { 0.0 })
-            .collect();
+    pub fn from_records(label: &str, records: &[Record], metric: Metric) -> Series {
+        let mut values: Vec<f64> =
+            records.iter().filter(|r| r.status == Status::Correct).filter_map(|r| metric.of(r)).collect();
         values.sort_by(f64::total_cmp);
         Series { label: label.to_string(), values }
     }
@@ -43,15 +92,67 @@ pub fn xml_escape(s: &str) -> String {
     out
 }
 
-const COLORS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
-/// The smallest CPU time drawn (s): smaller values sit on this line of the log scale.
-const MIN_TIME: f64 = 0.01;
+const COLORS: [&str; 12] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
+    "#000000", "#aec7e8",
+];
 
 fn tick_label(exp: i32) -> String {
     if exp >= 0 {
         format!("{}", 10f64.powi(exp) as u64)
     } else {
         format!("{:.*}", (-exp) as usize, 10f64.powi(exp))
+    }
+}
+
+/// The y axis.
+enum Scale {
+    /// Powers of ten from `10^lo` to `10^hi`; values below `floor` sit on the floor.
+    Log { lo: i32, hi: i32, floor: f64 },
+    /// 0 to 100.
+    Percent,
+}
+
+impl Scale {
+    fn of(metric: Metric, values: impl Iterator<Item = f64>) -> Scale {
+        let floor = match metric {
+            Metric::Perfect => return Scale::Percent,
+            // The smallest CPU time drawn (s).
+            Metric::Time => 0.01,
+            Metric::Iterations => 1.0,
+        };
+        let (min, max) =
+            values.map(|v| v.max(floor)).fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        if !min.is_finite() {
+            return Scale::Log { lo: floor.log10().floor() as i32, hi: floor.log10().floor() as i32 + 2, floor };
+        }
+        let lo = min.log10().floor() as i32;
+        let hi = (max.log10().ceil() as i32).max(lo + 1);
+        Scale::Log { lo, hi, floor }
+    }
+
+    /// Where `v` sits, from 0 (bottom) to 1 (top).
+    fn fraction(&self, v: f64) -> f64 {
+        match *self {
+            Scale::Log { lo, hi, floor } => (v.max(floor).log10() - lo as f64) / (hi - lo) as f64,
+            Scale::Percent => v.clamp(0.0, 100.0) / 100.0,
+        }
+    }
+
+    /// The labelled grid lines.
+    fn ticks(&self) -> Vec<(f64, String)> {
+        match *self {
+            Scale::Log { lo, hi, .. } => (lo..=hi).map(|e| (10f64.powi(e), tick_label(e))).collect(),
+            Scale::Percent => (0..=5).map(|k| (20.0 * k as f64, format!("{}", 20 * k))).collect(),
+        }
+    }
+
+    /// The unlabelled grid lines: 2× and 5× each power of ten, the odd tens of percent.
+    fn minor(&self) -> Vec<f64> {
+        match *self {
+            Scale::Log { lo, hi, .. } => (lo..hi).flat_map(|e| [2.0, 5.0].map(|m| m * 10f64.powi(e))).collect(),
+            Scale::Percent => (0..5).map(|k| 10.0 + 20.0 * k as f64).collect(),
+        }
     }
 }
 
@@ -73,30 +174,15 @@ fn nice_step(max: f64, target: f64) -> f64 {
 }
 
 /// The plot as an SVG document.
-pub fn quantile_svg(series: &[Series], title: &str) -> String {
+pub fn quantile_svg(series: &[Series], title: &str, metric: Metric) -> String {
     let (width, height) = (820.0_f64, 520.0_f64);
     let (left, right, top, bottom) = (80.0, 30.0, 50.0, 60.0);
     let (pw, ph) = (width - left - right, height - top - bottom);
 
     let max_n = series.iter().map(|s| s.values.len()).max().unwrap_or(0).max(1) as f64;
-    let all: Vec<f64> = series.iter().flat_map(|s| s.values.iter().copied()).map(|v| v.max(MIN_TIME)).collect();
-    let (lo, hi) = if all.is_empty() {
-        (-1, 1)
-    } else {
-        let min = all.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = all.iter().copied().fold(0.0, f64::max);
-        let lo = min.log10().floor() as i32;
-        let mut hi = max.log10().ceil() as i32;
-        if hi <= lo {
-            hi = lo + 1;
-        }
-        (lo, hi)
-    };
+    let scale = Scale::of(metric, series.iter().flat_map(|s| s.values.iter().copied()));
     let x_of = |i: f64| left + pw * i / max_n;
-    let y_of = |v: f64| {
-        let l = v.max(MIN_TIME).log10();
-        top + ph * (1.0 - (l - lo as f64) / (hi - lo) as f64)
-    };
+    let y_of = |v: f64| top + ph * (1.0 - scale.fraction(v));
 
     let mut s = String::new();
     let _ = writeln!(s, r##"<?xml version="1.0" encoding="UTF-8"?>"##);
@@ -112,20 +198,17 @@ pub fn quantile_svg(series: &[Series], title: &str) -> String {
         xml_escape(title)
     );
 
-    // Grid and y ticks (powers of ten).
+    // Grid and y ticks.
     let _ = writeln!(s, r##"<g stroke="#dddddd" stroke-width="1">"##);
-    for e in lo..=hi {
-        let y = y_of(10f64.powi(e));
+    for (v, _) in scale.ticks() {
+        let y = y_of(v);
         let _ = writeln!(s, r##"<line x1="{left:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/>"##, left + pw);
     }
     let _ = writeln!(s, "</g>");
-    // Minor grid lines at 2× and 5× each power of ten.
     let _ = writeln!(s, r##"<g stroke="#eeeeee" stroke-width="1" stroke-dasharray="3,3">"##);
-    for e in lo..hi {
-        for m in [2.0, 5.0] {
-            let y = y_of(m * 10f64.powi(e));
-            let _ = writeln!(s, r##"<line x1="{left:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/>"##, left + pw);
-        }
+    for v in scale.minor() {
+        let y = y_of(v);
+        let _ = writeln!(s, r##"<line x1="{left:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/>"##, left + pw);
     }
     let _ = writeln!(s, "</g>");
     let _ = writeln!(s, r##"<g stroke="#dddddd" stroke-width="1">"##);
@@ -138,9 +221,8 @@ pub fn quantile_svg(series: &[Series], title: &str) -> String {
     }
     let _ = writeln!(s, "</g>");
     let _ = writeln!(s, r##"<g text-anchor="end">"##);
-    for e in lo..=hi {
-        let y = y_of(10f64.powi(e));
-        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}">{}</text>"##, left - 6.0, y + 4.0, tick_label(e));
+    for (v, label) in scale.ticks() {
+        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}">{label}</text>"##, left - 6.0, y_of(v) + 4.0);
     }
     let _ = writeln!(s, "</g>");
     let _ = writeln!(s, r##"<g text-anchor="middle">"##);
@@ -157,15 +239,17 @@ pub fn quantile_svg(series: &[Series], title: &str) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">n-th fastest correct result</text>"##,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
         left + pw / 2.0,
-        height - 15.0
+        height - 15.0,
+        metric.x_label()
     );
     let _ = writeln!(
         s,
-        r##"<text x="20" y="{:.1}" text-anchor="middle" transform="rotate(-90 20 {:.1})">CPU time (s), log scale</text>"##,
+        r##"<text x="20" y="{:.1}" text-anchor="middle" transform="rotate(-90 20 {:.1})">{}</text>"##,
         top + ph / 2.0,
-        top + ph / 2.0
+        top + ph / 2.0,
+        metric.axis_label()
     );
 
     // The lines.
@@ -214,11 +298,12 @@ pub fn quantile_svg(series: &[Series], title: &str) -> String {
         );
         let _ = writeln!(
             s,
-            r##"<text x="{:.1}" y="{:.1}">{} ({} correct)</text>"##,
+            r##"<text x="{:.1}" y="{:.1}">{} ({} {})</text>"##,
             left + 46.0,
             y + 4.0,
             xml_escape(&ser.label),
-            ser.values.len()
+            ser.values.len(),
+            metric.counted()
         );
     }
     if series.iter().all(|s| s.values.is_empty()) {

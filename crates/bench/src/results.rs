@@ -74,6 +74,11 @@ pub struct Record {
 }
 
 impl Record {
+    /// A number from the verifier's statistics.
+    pub fn stat(&self, key: &str) -> Option<f64> {
+        self.stats.as_ref()?.get(key)?.as_f64()
+    }
+
     /// What identifies the task across runs: its file and property.
     pub fn key(&self) -> (String, Option<String>) {
         (self.file.clone(), self.property.clone())
@@ -82,7 +87,9 @@ impl Record {
     /// A short name: the file, with the property for `.yml` tasks.
     pub fn name(&self) -> String {
         match &self.property {
-            Some(p) if self.file.ends_with(".yml") || self.file.ends_with(".yaml") => format!("{} [{p}]", self.file),
+            Some(p) if self.file.ends_with(".yml") || self.file.ends_with(".yaml") => {
+                format!("{} [{p}]", self.file)
+            }
             _ => self.file.clone(),
         }
     }

@@ -363,6 +363,7 @@ fn a_whole_bench_run_through_the_library() {
         results: vec![out1.join("results.json"), out2.join("results.json")],
         out: plot_out.clone(),
         title: "two runs".into(),
+        metric: bench::plot::Metric::Time,
     };
     assert_eq!(bench::run_plot(&plot).unwrap(), std::process::ExitCode::SUCCESS);
     let svg = std::fs::read_to_string(&plot_out).unwrap();

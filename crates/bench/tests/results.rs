@@ -2,7 +2,7 @@
 //! hand-made results (no verifier involved).
 
 use bench::compare::compare;
-use bench::plot::{quantile_svg, Series};
+use bench::plot::{quantile_svg, Metric, Series};
 use bench::results::{
     classify, judge, parse_output, parse_verdict, score, to_csv, Record, ResultsFile, Status, Verdict,
 };
@@ -325,20 +325,36 @@ fn quantile_plot_is_valid_svg() {
     let a = Series { label: "base <&> \"quoted\"".into(), values: vec![0.001, 0.5, 1.0, 30.0, 899.0] };
     let b = Series { label: "craig".into(), values: vec![0.2, 0.3] };
     let empty = Series { label: "nothing".into(), values: vec![] };
-    let svg = quantile_svg(&[a, b, empty], "title & <stuff>");
+    let svg = quantile_svg(&[a, b, empty], "title & <stuff>", Metric::Time);
     let (polylines, _, texts) = assert_well_formed(&svg);
     assert_eq!(polylines, 2);
-    assert!(texts.iter().any(|t| t.contains("(0 correct)")));
+    assert!(texts.iter().any(|t| t.contains("nothing (0 correct)")));
     // Log-scale ticks from 0.01 (the smallest time drawn) to 1000.
     for tick in ["0.01", "0.1", "1", "10", "100", "1000"] {
         assert!(texts.iter().any(|t| t == tick), "tick {tick} missing");
     }
     // Nothing to draw is still a valid document.
-    let (polylines, _, texts) = assert_well_formed(&quantile_svg(&[], "empty"));
+    let (polylines, _, texts) = assert_well_formed(&quantile_svg(&[], "empty", Metric::Time));
     assert_eq!(polylines, 0);
     assert!(texts.iter().any(|t| t == "no correct results"));
     let one = Series { label: "one".into(), values: vec![5.0] };
-    assert_eq!(assert_well_formed(&quantile_svg(&[one], "one")).0, 1);
+    assert_eq!(assert_well_formed(&quantile_svg(&[one], "one", Metric::Time)).0, 1);
+}
+
+#[test]
+fn percent_plot_has_a_linear_axis_and_iterations_a_log_axis() {
+    let s = Series { label: "it-sp-lv".into(), values: vec![0.0, 50.0, 100.0] };
+    let (_, _, texts) = assert_well_formed(&quantile_svg(&[s], "perfect", Metric::Perfect));
+    for tick in ["0", "20", "40", "60", "80", "100"] {
+        assert!(texts.iter().any(|t| t == tick), "tick {tick} missing");
+    }
+    assert!(texts.iter().any(|t| t == "perfect sequences (%)"));
+    let s = Series { label: "craig".into(), values: vec![1.0, 7.0, 230.0] };
+    let (_, _, texts) = assert_well_formed(&quantile_svg(&[s], "iterations", Metric::Iterations));
+    for tick in ["1", "10", "100", "1000"] {
+        assert!(texts.iter().any(|t| t == tick), "tick {tick} missing");
+    }
+    assert!(!texts.iter().any(|t| t == "0.1"));
 }
 
 #[test]
@@ -349,7 +365,51 @@ fn series_holds_sorted_correct_times() {
         rec("c", Status::Correct, Some("FALSE(unreach-call)"), 1.0),
         rec("d", Status::Wrong, Some("TRUE"), 2.0),
     ];
-    assert_eq!(Series::from_records("x", &records).values, vec![1.0, 3.0]);
+    assert_eq!(Series::from_records("x", &records, Metric::Time).values, vec![1.0, 3.0]);
+}
+
+fn with_stats(mut r: Record, iterations: u64, sequences: u64, perfect: u64) -> Record {
+    r.stats = Some(serde_json::json!({"iterations": iterations, "sequences": sequences, "perfect_sequences": perfect}));
+    r
+}
+
+#[test]
+fn series_of_statistics_leave_out_results_without_them() {
+    let records = vec![
+        with_stats(rec("a.bpl", Status::Correct, Some("TRUE"), 3.0), 7, 4, 1),
+        with_stats(rec("b.bpl", Status::Correct, Some("TRUE"), 1.0), 1, 0, 0),
+        rec("c.bpl", Status::Correct, Some("TRUE"), 1.0),
+        with_stats(rec("d.bpl", Status::Timeout, None, 5.0), 30, 30, 30),
+    ];
+    assert_eq!(Series::from_records("x", &records, Metric::Iterations).values, vec![1.0, 7.0]);
+    assert_eq!(Series::from_records("x", &records, Metric::Perfect).values, vec![25.0]);
+}
+
+#[test]
+fn table_counts_tasks_solved_by_no_other_configuration() {
+    use bench::table::{markdown, Run};
+    let a = Run {
+        label: "craig".into(),
+        records: vec![
+            with_stats(rec("x.bpl", Status::Correct, Some("TRUE"), 1.0), 3, 4, 2),
+            with_stats(rec("y.c", Status::Correct, Some("TRUE"), 2.0), 5, 4, 0),
+            rec("z.c", Status::Wrong, Some("TRUE"), 1.0),
+        ],
+    };
+    let b = Run {
+        label: "sp".into(),
+        records: vec![
+            with_stats(rec("x.bpl", Status::Correct, Some("TRUE"), 0.5), 2, 2, 2),
+            rec("y.c", Status::Timeout, None, 5.0),
+            rec("z.c", Status::Correct, Some("TRUE"), 0.25),
+        ],
+    };
+    let table = markdown(&[a, b]);
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows.len(), 5, "{table}");
+    assert_eq!(rows[2], "| craig | 2 | 1 | 1 | 1 | 1 | 3.0 | 4 | 25 % of 8 |");
+    assert_eq!(rows[3], "| sp | 2 | 1 | 1 | 0 | 1 | 0.8 | 2 | 100 % of 2 |");
+    assert_eq!(rows[4], "| any of them | 3 | 1 | 2 | | | | | |");
 }
 
 #[test]

@@ -1,0 +1,74 @@
+//! The comparison table of several runs over the same tasks (the Craig-vs-Newton experiment):
+//! per configuration its correct results (all, Boogie, C), wrong ones, the tasks that no other
+//! configuration solved, CPU time, iterations and perfect sequences; a last row counts the tasks
+//! that some configuration solved.
+
+use crate::results::{Record, Status};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// One configuration's results.
+pub struct Run {
+    pub label: String,
+    pub records: Vec<Record>,
+}
+
+type Key = (String, Option<String>);
+
+fn correct(run: &Run) -> impl Iterator<Item = &Record> {
+    run.records.iter().filter(|r| r.status == Status::Correct)
+}
+
+fn is_boogie(r: &Record) -> bool {
+    r.input.ends_with(".bpl")
+}
+
+fn median(mut xs: Vec<f64>) -> Option<f64> {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    (n > 0).then(|| if n % 2 == 1 { xs[n / 2] } else { (xs[n / 2 - 1] + xs[n / 2]) / 2.0 })
+}
+
+/// The table in Markdown.
+pub fn markdown(runs: &[Run]) -> String {
+    // How many configurations solved each task, and whether it is a Boogie task.
+    let mut solvers: BTreeMap<Key, (usize, bool)> = BTreeMap::new();
+    for run in runs {
+        let solved: BTreeMap<Key, bool> = correct(run).map(|r| (r.key(), is_boogie(r))).collect();
+        for (key, boogie) in solved {
+            solvers.entry(key).or_insert((0, boogie)).0 += 1;
+        }
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| configuration | correct | Boogie | C | wrong | solved by no other | CPU time of correct (s) | median iterations | perfect sequences |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for run in runs {
+        let ok: Vec<&Record> = correct(run).collect();
+        let boogie = ok.iter().filter(|r| is_boogie(r)).count();
+        let wrong = run.records.iter().filter(|r| r.status == Status::Wrong).count();
+        let only = ok.iter().filter(|r| solvers.get(&r.key()).is_some_and(|(n, _)| *n == 1)).count();
+        let cpu: f64 = ok.iter().map(|r| r.cpu).filter(|c| c.is_finite()).sum();
+        let iterations = median(ok.iter().filter_map(|r| r.stat("iterations")).collect())
+            .map_or("–".to_string(), |m| format!("{m}"));
+        let sequences: f64 = ok.iter().filter_map(|r| r.stat("sequences")).sum();
+        let perfect: f64 = ok.iter().filter_map(|r| r.stat("perfect_sequences")).sum();
+        let perfect = if sequences > 0.0 {
+            format!("{:.0} % of {sequences}", 100.0 * perfect / sequences)
+        } else {
+            "–".to_string()
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {boogie} | {} | {wrong} | {only} | {cpu:.1} | {iterations} | {perfect} |",
+            run.label,
+            ok.len(),
+            ok.len() - boogie
+        );
+    }
+    let boogie = solvers.values().filter(|(_, boogie)| *boogie).count();
+    let _ = writeln!(s, "| any of them | {} | {boogie} | {} | | | | | |", solvers.len(), solvers.len() - boogie);
+    s
+}
