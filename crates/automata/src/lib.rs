@@ -8,7 +8,9 @@
 
 pub mod nested;
 
-pub use nested::{nested_word_in_difference, LazyDnwa, NestedEmptiness, Nwa};
+pub use nested::{
+    nested_reachable_in_difference, nested_word_in_difference, LazyDnwa, NestedEmptiness, NestedReach, NestedReturn, Nwa,
+};
 
 use std::collections::HashMap;
 use std::collections::VecDeque;

@@ -67,6 +67,29 @@ struct Search<'a> {
     /// For an entry state: the pairs of its exit states found so far.
     exits: HashMap<usize, Vec<usize>>,
     queue: VecDeque<usize>,
+    /// The transitions taken between states (internal and call letters), and the returns.
+    steps: Vec<(usize, Letter, usize)>,
+    returns: Vec<NestedReturn>,
+}
+
+/// A return taken by the search: from the callee's exit `state`, with the hierarchical
+/// predecessor `hier` (the caller's state at the call), by `letter`, to `target`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NestedReturn {
+    pub state: usize,
+    pub hier: usize,
+    pub letter: Letter,
+    pub target: usize,
+}
+
+/// Everything reachable in a difference without an accepted word: the product states
+/// `(location, subtrahend states)` and the transitions between them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NestedReach {
+    pub states: Vec<(usize, Vec<usize>)>,
+    /// `(state, letter, target)` for internal and call letters.
+    pub steps: Vec<(usize, Letter, usize)>,
+    pub returns: Vec<NestedReturn>,
 }
 
 impl Search<'_> {
@@ -109,6 +132,7 @@ impl Search<'_> {
                 }
             }
             let s2 = self.state((q2, next));
+            self.returns.push(NestedReturn { state: x, hier: pc, letter: ret, target: s2 });
             self.add(e0, s2, Origin::Summary { caller, call, exit, ret });
         }
     }
@@ -170,13 +194,34 @@ pub fn nested_word_in_difference(
     subtrahends: &mut [&mut dyn LazyDnwa],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<NestedEmptiness, Interrupted> {
-    let mut init = Vec::with_capacity(subtrahends.len());
-    for d in subtrahends.iter_mut() {
-        match d.initial() {
-            Some(s) => init.push(s),
-            None => return Ok(NestedEmptiness::Empty),
+    let (search, accepted) = explore(nwa, subtrahends, interrupt)?;
+    Ok(match accepted {
+        Some(p) => {
+            let (_, st) = search.pairs[p];
+            NestedEmptiness::Word { letters: search.word(p), target: search.states[st].0 }
         }
-    }
+        None => NestedEmptiness::Empty,
+    })
+}
+
+/// The reachable part of an empty difference (`None` if the difference accepts a word): the
+/// states and transitions a Floyd–Hoare annotation of the program is read from.
+pub fn nested_reachable_in_difference(
+    nwa: &Nwa,
+    subtrahends: &mut [&mut dyn LazyDnwa],
+    interrupt: &mut dyn FnMut(usize) -> Option<String>,
+) -> Result<Option<NestedReach>, Interrupted> {
+    let (search, accepted) = explore(nwa, subtrahends, interrupt)?;
+    Ok(accepted.is_none().then(|| NestedReach { states: search.states, steps: search.steps, returns: search.returns }))
+}
+
+/// The search over pairs, until it finds a pair at an accepting state (returned) or has
+/// explored everything.
+fn explore<'a>(
+    nwa: &'a Nwa,
+    subtrahends: &mut [&mut dyn LazyDnwa],
+    interrupt: &mut dyn FnMut(usize) -> Option<String>,
+) -> Result<(Search<'a>, Option<usize>), Interrupted> {
     let mut s = Search {
         nwa,
         states: vec![],
@@ -188,7 +233,16 @@ pub fn nested_word_in_difference(
         callers: HashMap::new(),
         exits: HashMap::new(),
         queue: VecDeque::new(),
+        steps: vec![],
+        returns: vec![],
     };
+    let mut init = Vec::with_capacity(subtrahends.len());
+    for d in subtrahends.iter_mut() {
+        match d.initial() {
+            Some(x) => init.push(x),
+            None => return Ok((s, None)),
+        }
+    }
     let i = s.state((nwa.initial, init));
     s.add(i, i, Origin::Start);
     while let Some(p) = s.queue.pop_front() {
@@ -198,17 +252,19 @@ pub fn nested_word_in_difference(
         let (entry, st) = s.pairs[p];
         let (q, ds) = s.states[st].clone();
         if nwa.accepting.get(q).copied().unwrap_or(false) {
-            return Ok(NestedEmptiness::Word { letters: s.word(p), target: q });
+            return Ok((s, Some(p)));
         }
         for &(letter, q2) in nwa.internal.get(q).into_iter().flatten() {
             if let Some(next) = step(subtrahends, &ds, |d, x| d.successor(x, letter)) {
                 let s2 = s.state((q2, next));
+                s.steps.push((st, letter, s2));
                 s.add(entry, s2, Origin::Internal { from: p, letter });
             }
         }
         for &(letter, q2) in nwa.calls.get(q).into_iter().flatten() {
             let Some(next) = step(subtrahends, &ds, |d, x| d.successor(x, letter)) else { continue };
             let e2 = s.state((q2, next));
+            s.steps.push((st, letter, e2));
             s.first_call.entry(e2).or_insert((p, letter));
             s.callers.entry(e2).or_default().push((p, letter));
             s.add(e2, e2, Origin::Start);
@@ -223,7 +279,7 @@ pub fn nested_word_in_difference(
             }
         }
     }
-    Ok(NestedEmptiness::Empty)
+    Ok((s, None))
 }
 
 #[cfg(test)]
@@ -293,6 +349,33 @@ mod tests {
         assert_eq!(run(&program(), &mut [&mut d]), w);
         let mut d = Depth { blocked: vec![3, 6] };
         assert_eq!(run(&program(), &mut [&mut d]), NestedEmptiness::Empty);
+    }
+
+    #[test]
+    fn reach_of_an_empty_difference_has_every_transition() {
+        let mut d = Depth { blocked: vec![3, 6] };
+        let r = nested_reachable_in_difference(&program(), &mut [&mut d], &mut |_| None).unwrap().unwrap();
+        // main; f at depth 0 (its base case blocked); f at depth 1, its exit, and the return
+        // points at both depths (6 is blocked at depth 0, so main's return is never reached).
+        let at = |q: usize, d: usize| r.states.iter().position(|s| *s == (q, vec![d])).unwrap();
+        assert_eq!(r.states.len(), 6);
+        let mut steps = r.steps.clone();
+        steps.sort();
+        let mut want = vec![
+            (at(0, 0), 0, at(10, 0)),
+            (at(10, 0), 4, at(10, 1)),
+            (at(10, 1), 3, at(11, 1)),
+            (at(10, 1), 4, at(10, 1)),
+            (at(12, 1), 6, at(11, 1)),
+        ];
+        want.sort();
+        assert_eq!(steps, want);
+        let mut returns: Vec<_> = r.returns.iter().map(|x| (x.state, x.hier, x.letter, x.target)).collect();
+        returns.sort();
+        let mut want = vec![(at(11, 1), at(10, 0), 5, at(12, 0)), (at(11, 1), at(10, 1), 5, at(12, 1))];
+        want.sort();
+        assert_eq!(returns, want);
+        assert!(nested_reachable_in_difference(&program(), &mut [], &mut |_| None).unwrap().is_none());
     }
 
     #[test]

@@ -3,9 +3,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn verdict(file: &Path, args: &[&str]) -> String {
+fn output(file: &Path, args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_tracery")).arg(file).args(args).output().expect("tracery runs");
-    String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_string()
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn verdict(file: &Path, args: &[&str]) -> String {
+    output(file, args).lines().next().unwrap_or("").to_string()
 }
 
 fn own(name: &str) -> PathBuf {
@@ -23,6 +27,26 @@ fn recursive_programs_give_their_verdicts() {
     ] {
         assert_eq!(verdict(&own(name), &["--timeout", "60"]), expected, "{name}");
     }
+}
+
+#[test]
+fn a_recursive_proof_comes_with_checked_procedure_contracts() {
+    for (name, function) in [("lecture-mccarthy91.c", "f91"), ("updown-local.bpl", "UpDown")] {
+        let out = output(&own(name), &["--timeout", "60"]);
+        assert!(out.starts_with("TRUE\n"), "{name}: {out}");
+        assert!(out.contains("procedure contracts:"), "{name}: {out}");
+        for role in ["requires", "ensures"] {
+            assert!(out.contains(&format!("  {function} {role} [entry ")), "{name}: no {role} of {function}: {out}");
+        }
+        assert!(out.contains("invariant check: passed"), "{name}: {out}");
+    }
+    let json = output(&own("lecture-mccarthy91.c"), &["--json", "--timeout", "60"]);
+    let v: serde_json::Value = serde_json::from_str(json.lines().last().unwrap_or("")).expect("JSON");
+    let contracts = v["proof"]["procedure_contracts"].as_array().expect("contracts");
+    assert_eq!(contracts.len(), 2, "{v}");
+    assert_eq!(contracts[0]["kind"], "requires");
+    assert_eq!(contracts[1]["kind"], "ensures");
+    assert_eq!(v["proof"]["invariant_check"], "passed");
 }
 
 #[test]

@@ -15,24 +15,37 @@ use smt::z3backend::Z3Solver;
 use smt::{SatResult, Solver, Term};
 use std::time::Instant;
 
-/// The invariant of one loop head.
+/// Where an invariant holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// At a loop head, before each evaluation of the loop condition.
+    LoopHead,
+    /// At the entry of a procedure (its precondition, for the calls the program makes).
+    Entry,
+    /// At the exit of a procedure (its postcondition, over the procedure's frame and `old(g)`).
+    Exit,
+}
+
+/// The invariant of one loop head, or of a procedure's entry or exit.
 #[derive(Clone, Debug)]
-pub struct LoopInvariant {
+pub struct Invariant {
+    pub role: Role,
     /// The entry procedure whose verification produced it.
     pub entry: String,
     /// The procedure (C function) of the loop.
     pub function: Option<String>,
-    /// The position of the loop (its first statement: the loop condition).
+    /// The position of the loop (its first statement: the loop condition), or of the procedure.
     pub pos: Option<SourcePos>,
     /// Over the program variables.
     pub formula: Term,
 }
 
-/// The evidence of a TRUE answer: the loop invariants and the result of checking the whole
-/// annotation they belong to.
+/// The evidence of a TRUE answer: the loop invariants (and procedure entry and exit
+/// invariants of recursive programs) and the result of checking the whole annotation they
+/// belong to.
 #[derive(Clone, Debug, Default)]
 pub struct Proof {
-    pub invariants: Vec<LoopInvariant>,
+    pub invariants: Vec<Invariant>,
     /// `Some(true)`: every location's invariant is inductive and error locations get `false`;
     /// `Some(false)`: a query failed; `None`: the check did not run (time was up).
     pub checked: Option<bool>,
@@ -46,6 +59,35 @@ pub fn annotation(cfg: &Cfg, states: &[(usize, Vec<usize>)], dfas: &[PredicateDf
         disjuncts[*loc].push(and(&conj));
     }
     disjuncts.iter().map(|d| or(d)).collect()
+}
+
+/// Milliseconds left before `deadline`, at most `cap`.
+fn millis_left(deadline: Option<Instant>, cap: u64) -> u64 {
+    deadline.map_or(cap, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64).min(cap)
+}
+
+/// The disjunction of `disjuncts`, each simplified, without those that imply another one
+/// (an equivalent one is kept once); the result is equivalent to `or(disjuncts)` and reads
+/// better. Within the time left; past it, disjuncts are kept as they are.
+pub fn simplified_disjunction(disjuncts: &[Term], deadline: Option<Instant>) -> Term {
+    /// Beyond this many disjuncts, no implication between them is looked for.
+    const MAX_COMPARED: usize = 64;
+    let mut kept: Vec<Term> = vec![];
+    for d in disjuncts {
+        let d = smt::simplify::simplify_strong(d, millis_left(deadline, 200));
+        if kept.contains(&d) {
+            continue;
+        }
+        if disjuncts.len() <= MAX_COMPARED {
+            let implies = |a: &Term, b: &Term| smt::simplify::is_sat(&and(&[a.clone(), not(b)]), millis_left(deadline, 100)) == Some(false);
+            if kept.iter().any(|k| implies(&d, k)) {
+                continue;
+            }
+            kept.retain(|k| !implies(k, &d));
+        }
+        kept.push(d);
+    }
+    or(&kept)
 }
 
 /// Simplifies each location's invariant (within the time left).
@@ -97,7 +139,7 @@ pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>) ->
         .map(|l| {
             let pos = cfg.locs[l].pos.clone().or_else(|| succ[l].iter().find_map(|&e| cfg.edges[e].pos.clone()));
             let function = cfg.locs[l].name.split_once('.').map(|(p, _)| p.to_string());
-            LoopInvariant { entry: entry.to_string(), function, pos, formula: inv[l].clone() }
+            Invariant { role: Role::LoopHead, entry: entry.to_string(), function, pos, formula: inv[l].clone() }
         })
         .collect();
     Proof { invariants, checked }

@@ -13,7 +13,7 @@ use smt::{SolverSpec, SolverStats, Term};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-pub use annotation::{LoopInvariant, Proof};
+pub use annotation::{Invariant, Proof, Role};
 pub use refine::Source;
 
 /// Settings of a verification run.
@@ -173,7 +173,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
             Some(np) => Ok(Err(np)),
             None => ir::prepare(program, entry).map(Ok),
         }) {
-            Ok(Err(np)) => (nested::verify_nested(entry, &np, config, &mut stats), None),
+            Ok(Err(np)) => nested::verify_nested(entry, &np, config, &mut stats),
             Ok(Ok(cfg)) => {
                 let encoded = if config.large_blocks { ir::large_block_encoding(&cfg) } else { cfg.clone() };
                 automizer::verify_cfg(entry, &cfg, &encoded, config, &mut stats)

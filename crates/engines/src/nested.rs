@@ -7,15 +7,22 @@
 //! feasibility is decided with the scoped SSA, and infeasible ones are cut away by interpolant
 //! automata with return transitions `{p ∧ h} return {q}` ([`PredicateDfa`] as [`LazyDnwa`]).
 
+use crate::annotation::{self, Invariant, Proof, Role};
 use crate::automizer::{timed, Solvers};
 use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
 use crate::{CexStep, Config, Counterexample, Stats, Verdict};
-use automata::{nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, Nwa};
+use automata::{
+    nested_reachable_in_difference, nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, NestedReach, Nwa,
+};
 use ir::{Cfg, Edge, Label, NestedProgram, ReturnLetter, Stmt, TransFormula};
 use refine::nested::{newton_nested, weaken_nested, Nesting, StepKind};
 use refine::newton::{NewtonOptions, Transformer};
-use refine::{check_scoped_trace, HoareChecker, Sequence, Source, TraceCheck};
-use smt::Term;
+use refine::hoare::check_triple;
+use refine::{check_scoped_trace, HoareChecker, Sequence, Source, TraceCheck, Validity};
+use smt::build::and;
+use smt::simplify::simplify;
+use smt::z3backend::Z3Solver;
+use smt::{Solver, Term};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
@@ -42,6 +49,39 @@ struct Program {
     letters: Vec<LetterInfo>,
     /// The location (in the automaton's numbering) of each state, for error lookups.
     locs: Vec<ir::Location>,
+    /// The locations whose invariants a TRUE answer reports: loop heads, and the entry and
+    /// exit of each recursive procedure.
+    marks: Vec<Mark>,
+}
+
+/// A location whose invariant is reported.
+struct Mark {
+    loc: usize,
+    role: Role,
+    function: Option<String>,
+    pos: Option<ir::SourcePos>,
+}
+
+/// The reported locations of one CFG whose locations start at `offset`.
+fn marks_of(name: Option<&str>, c: &Cfg, offset: usize) -> Vec<Mark> {
+    let succ = c.successors();
+    let first_pos = |l: usize| c.locs[l].pos.clone().or_else(|| succ[l].iter().find_map(|&e| c.edges[e].pos.clone()));
+    let mut marks: Vec<Mark> = c
+        .loop_heads()
+        .into_iter()
+        .map(|l| Mark {
+            loc: offset + l,
+            role: Role::LoopHead,
+            function: c.locs[l].name.split_once('.').map(|(p, _)| p.to_string()),
+            pos: first_pos(l),
+        })
+        .collect();
+    if let Some(name) = name {
+        for (l, role) in [(c.entry, Role::Entry), (c.exit, Role::Exit)] {
+            marks.push(Mark { loc: offset + l, role, function: Some(name.to_string()), pos: first_pos(c.entry) });
+        }
+    }
+    marks
 }
 
 fn build(np: &NestedProgram, large_blocks: bool) -> Result<Program, String> {
@@ -50,8 +90,10 @@ fn build(np: &NestedProgram, large_blocks: bool) -> Result<Program, String> {
     cfgs.extend(np.procedures.iter().map(|(n, c)| (Some(n.clone()), encode(c))));
     let mut offset = vec![];
     let mut locs = vec![];
-    for (_, c) in &cfgs {
+    let mut marks = vec![];
+    for (name, c) in &cfgs {
         offset.push(locs.len());
+        marks.extend(marks_of(name.as_deref(), c, locs.len()));
         locs.extend(c.locs.iter().cloned());
     }
     let bounds: HashMap<&str, (usize, usize)> =
@@ -88,7 +130,7 @@ fn build(np: &NestedProgram, large_blocks: bool) -> Result<Program, String> {
             }
         }
     }
-    Ok(Program { nwa, letters, locs })
+    Ok(Program { nwa, letters, locs, marks })
 }
 
 /// The nesting of a word (returns matched with their calls by a stack).
@@ -122,11 +164,12 @@ fn nested_options(source: Source) -> (Vec<NewtonOptions>, bool) {
     }
 }
 
-/// Runs trace abstraction on nested words for the entry `entry`.
-pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &mut Stats) -> Verdict {
+/// Runs trace abstraction on nested words for the entry `entry`; for TRUE also the proof (if
+/// time allows).
+pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let p = match build(np, config.large_blocks) {
         Ok(p) => p,
-        Err(e) => return Verdict::Unknown(format!("{entry}: {e}")),
+        Err(e) => return (Verdict::Unknown(format!("{entry}: {e}")), None),
     };
     let formulas: Vec<TransFormula> = p.letters.iter().map(|l| l.stmt.trans_formula()).collect();
     let mut locals: BTreeSet<Term> = np.locals.clone();
@@ -145,7 +188,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
     let budget = QueryBudget { per_query: config.query_timeout, deadline: config.deadline };
     let Solvers { mut trace, hoare, .. } = match Solvers::create(&Config { source: Source::NewtonItSpLv, ..config.clone() }) {
         Ok(s) => s,
-        Err(e) => return Verdict::Unknown(e),
+        Err(e) => return (Verdict::Unknown(e), None),
     };
     let shared = Rc::new(RefCell::new(Shared {
         letters: formulas.clone(),
@@ -270,7 +313,92 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
     stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
     stats.trace_solver += solver.stats();
     stats.hoare_solver += shared.borrow_mut().hoare.solver().stats();
-    verdict
+    let proof = match verdict {
+        Verdict::Safe => proof_of_safety(entry, &p, &mut dfas, &shared.borrow().returns, &locals, deadline),
+        _ => None,
+    };
+    (verdict, proof)
+}
+
+/// The Floyd–Hoare annotation of an empty difference: each reachable product state is
+/// annotated with the conjunction of its predicates; every transition the search took is
+/// checked again as a Hoare triple with a fresh solver (a return together with the state at
+/// its call), and no reachable state is at an error location. The invariant of a location is
+/// the disjunction of its states' annotations. `None` if time ran out while collecting them.
+fn proof_of_safety(
+    entry: &str,
+    p: &Program,
+    dfas: &mut [PredicateDfa],
+    returns: &HashMap<usize, ReturnLetter>,
+    locals: &BTreeSet<Term>,
+    deadline: Option<Instant>,
+) -> Option<Proof> {
+    let mut subs: Vec<&mut dyn LazyDnwa> = dfas.iter_mut().map(|d| d as &mut dyn LazyDnwa).collect();
+    let reach = nested_reachable_in_difference(&p.nwa, &mut subs, &mut |_| {
+        deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string())
+    });
+    let reach = reach.ok().flatten()?;
+    let annotation: Vec<Term> = reach
+        .states
+        .iter()
+        .map(|(_, ds)| simplify(&and(&dfas.iter().zip(ds).map(|(d, &s)| d.state_formula(s)).collect::<Vec<_>>())))
+        .collect();
+    let checked = check_nested(p, &reach, &annotation, returns, locals, deadline);
+    let mut at: Vec<Vec<Term>> = vec![vec![]; p.locs.len()];
+    for ((q, _), f) in reach.states.iter().zip(&annotation) {
+        at[*q].push(f.clone());
+    }
+    let formulas = p.marks.iter().map(|m| annotation::simplified_disjunction(&at[m.loc], deadline));
+    let invariants = p
+        .marks
+        .iter()
+        .zip(formulas)
+        .map(|(m, formula)| Invariant {
+            role: m.role,
+            entry: entry.to_string(),
+            function: m.function.clone(),
+            pos: m.pos.clone(),
+            formula,
+        })
+        .collect();
+    Some(Proof { invariants, checked })
+}
+
+/// Checks the annotation of the reachable states (see [`proof_of_safety`]); `None` when time
+/// ran out.
+fn check_nested(
+    p: &Program,
+    reach: &NestedReach,
+    annotation: &[Term],
+    returns: &HashMap<usize, ReturnLetter>,
+    locals: &BTreeSet<Term>,
+    deadline: Option<Instant>,
+) -> Option<bool> {
+    if reach.states.iter().any(|(q, _)| p.nwa.accepting[*q]) {
+        return Some(false);
+    }
+    let mut solver = Z3Solver::new();
+    let mut valid = |pre: &Term, tf: &TransFormula, post: &Term| -> Option<bool> {
+        let left = deadline.map_or(10_000, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
+        if left == 0 {
+            return None;
+        }
+        solver.set_timeout_ms(left.min(10_000));
+        Some(matches!(check_triple(pre, tf, post, &mut solver), Validity::Valid))
+    };
+    for &(s, letter, t) in &reach.steps {
+        if !valid(&annotation[s], &p.letters[letter].stmt.trans_formula(), &annotation[t])? {
+            return Some(false);
+        }
+    }
+    for r in &reach.returns {
+        let Some(ret) = returns.get(&r.letter) else { return Some(false) };
+        let tf = ret.formula(&annotation[r.hier], locals);
+        if !valid(&annotation[r.state], &tf, &annotation[r.target])? {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// Whether the automaton reaches its accepting sink on the nested word (it proves it infeasible).

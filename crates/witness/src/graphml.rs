@@ -3,7 +3,7 @@
 //! correctness witness attaches each loop invariant to a node reached at the loop's line.
 
 use crate::task::{now_iso8601, Task};
-use engines::{Counterexample, LoopInvariant};
+use engines::{Counterexample, Invariant, Role};
 use std::fmt::Write;
 
 fn escape(s: &str) -> String {
@@ -101,11 +101,11 @@ pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
 }
 
 /// The correctness witness: each C-expressible loop invariant at a node entered at its line.
-pub fn correctness_witness(task: &Task, invariants: &[LoopInvariant]) -> String {
+pub fn correctness_witness(task: &Task, invariants: &[Invariant]) -> String {
     let mut out = header(task, "correctness_witness");
     node(&mut out, 0, &[("entry", "true".into())]);
     let mut n = 0;
-    for inv in invariants {
+    for inv in invariants.iter().filter(|inv| inv.role == Role::LoopHead) {
         let (Some(pos), Ok(value)) = (&inv.pos, ir::print_c::term_to_c(&inv.formula)) else { continue };
         n += 1;
         let scope = inv.function.clone().unwrap_or_else(|| inv.entry.clone());

@@ -3,7 +3,7 @@
 //! `invariant_set` with `loop_invariant` entries for TRUE.
 
 use crate::task::{now_iso8601, uuid_v4, Task};
-use engines::{CexStep, Counterexample, LoopInvariant};
+use engines::{CexStep, Counterexample, Invariant, Role};
 use serde_json::{json, Value};
 
 /// The version of the format written.
@@ -79,9 +79,10 @@ pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
 }
 
 /// The correctness witness: the loop invariants that are C expressions.
-pub fn correctness_witness(task: &Task, invariants: &[LoopInvariant]) -> String {
+pub fn correctness_witness(task: &Task, invariants: &[Invariant]) -> String {
     let content: Vec<Value> = invariants
         .iter()
+        .filter(|inv| inv.role == Role::LoopHead)
         .filter_map(|inv| {
             let pos = inv.pos.as_ref()?;
             let value = ir::print_c::term_to_c(&inv.formula).ok()?;
