@@ -195,7 +195,10 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, externs: &std::coll
     let graphml = cli.witness_format == "graphml";
     match &outcome.verdict {
         Verdict::Unsafe(c) => {
-            if let Some(h) = &cli.harness {
+            if let (Some(h), false) = (&cli.harness, c.source_steps) {
+                // Without source steps the inputs are not known: a harness would not replay.
+                eprintln!("tracery: no harness written to {}: the error path could not be resolved into source steps", h.display());
+            } else if let Some(h) = &cli.harness {
                 let text = witness::harness::harness(c, externs, &file.display().to_string());
                 std::fs::write(h, text).with_context(|| format!("cannot write {}", h.display()))?;
             }

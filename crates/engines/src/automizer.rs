@@ -106,7 +106,10 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
                     break Verdict::Unknown("error trace ends at a location without a violation".into());
                 };
                 let edges: Vec<&ir::Edge> = word.iter().map(|&l| &cfg.edges[l]).collect();
-                let source = cex::basic_path(&edges, solver).and_then(|p| cex::steps_with_values(&p, original, solver));
+                let steps = edges.iter().map(|e| (e.as_block(), ())).collect();
+                let check: &mut cex::TraceChecker<()> = &mut |tfs, _| check_trace(tfs, solver);
+                let source =
+                    cex::basic_path(steps, check).and_then(|p| cex::steps_with_values(&p, &|_| original, check));
                 let (initial, steps, source_steps) = match source {
                     Some((initial, steps)) => (initial, steps, true),
                     None => (model.states.first().cloned().unwrap_or_default(), block_steps(&edges, &model), false),

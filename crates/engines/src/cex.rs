@@ -3,20 +3,26 @@
 //! stays feasible with the choice replaced by it), then one more trace check over the original
 //! edges gives the values after each step. The verdict does not depend on this: it comes from
 //! the trace check of the large-block trace.
+//!
+//! Each step carries a tag `K` that the trace check needs (`()` for a trace of one procedure;
+//! for a nested word, what kind of letter it is): the pieces of a block inherit its tag.
 
 use crate::{CexStep, NondetValue};
 use ir::{Block, Cfg, Edge, Label, Stmt, TransFormula};
-use refine::{check_trace, TraceCheck};
+use refine::TraceCheck;
 use smt::subst::conjuncts;
-use smt::{Solver, Term};
+use smt::Term;
 use std::collections::BTreeMap;
 
-/// The original edges of a feasible trace of (possibly composed) edges, or `None` when the
+/// Decides the feasibility of a trace of formulas with the tags of its steps.
+pub type TraceChecker<'a, K> = dyn FnMut(&[TransFormula], &[K]) -> TraceCheck + 'a;
+
+/// The original edges of a feasible trace of (possibly composed) steps, or `None` when the
 /// solver could not decide a choice.
-pub fn basic_path(edges: &[&Edge], solver: &mut dyn Solver) -> Option<Vec<Edge>> {
-    let mut items: Vec<(Block, TransFormula)> = vec![];
-    for e in edges {
-        push_flat(&mut items, e.as_block());
+pub fn basic_path<K: Clone>(steps: Vec<(Block, K)>, check: &mut TraceChecker<K>) -> Option<Vec<(Edge, K)>> {
+    let mut items: Vec<(Block, TransFormula, K)> = vec![];
+    for (b, k) in steps {
+        push_flat(&mut items, b, &k);
     }
     let mut i = 0;
     while i < items.len() {
@@ -27,12 +33,13 @@ pub fn basic_path(edges: &[&Edge], solver: &mut dyn Solver) -> Option<Vec<Edge>>
             }
             Block::Seq(parts) => {
                 let mut flat = vec![];
-                parts.iter().for_each(|p| push_flat(&mut flat, p.clone()));
+                parts.iter().for_each(|p| push_flat(&mut flat, p.clone(), &items[i].2));
                 items.splice(i..=i, flat);
                 continue;
             }
             Block::Choice(branches) => branches,
         };
+        let tags: Vec<K> = items.iter().map(|(_, _, k)| k.clone()).collect();
         let branches = branches.clone();
         let mut chosen = None;
         let mut all_infeasible = true;
@@ -40,14 +47,14 @@ pub fn basic_path(edges: &[&Edge], solver: &mut dyn Solver) -> Option<Vec<Edge>>
             let tf = b.stmt().trans_formula();
             let last = k + 1 == branches.len();
             if last && all_infeasible {
-                chosen = Some((b.clone(), tf));
+                chosen = Some((b.clone(), tf, items[i].2.clone()));
                 break;
             }
-            let mut trace: Vec<TransFormula> = items.iter().map(|(_, t)| t.clone()).collect();
+            let mut trace: Vec<TransFormula> = items.iter().map(|(_, t, _)| t.clone()).collect();
             trace[i] = tf.clone();
-            match check_trace(&trace, solver) {
+            match check(&trace, &tags) {
                 TraceCheck::Feasible(_) => {
-                    chosen = Some((b.clone(), tf));
+                    chosen = Some((b.clone(), tf, items[i].2.clone()));
                     break;
                 }
                 TraceCheck::Infeasible { .. } => {}
@@ -56,37 +63,40 @@ pub fn basic_path(edges: &[&Edge], solver: &mut dyn Solver) -> Option<Vec<Edge>>
         }
         items[i] = chosen?;
     }
-    Some(items.into_iter().filter_map(|(b, _)| if let Block::Edge(e) = b { Some(*e) } else { None }).collect())
+    Some(items.into_iter().filter_map(|(b, _, k)| if let Block::Edge(e) = b { Some((*e, k)) } else { None }).collect())
 }
 
-fn push_flat(items: &mut Vec<(Block, TransFormula)>, b: Block) {
+fn push_flat<K: Clone>(items: &mut Vec<(Block, TransFormula, K)>, b: Block, k: &K) {
     match b {
-        Block::Seq(parts) => parts.into_iter().for_each(|p| push_flat(items, p)),
+        Block::Seq(parts) => parts.into_iter().for_each(|p| push_flat(items, p, k)),
         b => {
             let tf = b.stmt().trans_formula();
-            items.push((b, tf));
+            items.push((b, tf, k.clone()));
         }
     }
 }
 
 /// The steps of a path of original edges with the values after each step, and the values
-/// before the first; `None` if the path is not (or not provably) feasible.
-pub fn steps_with_values(
-    path: &[Edge],
-    original: &Cfg,
-    solver: &mut dyn Solver,
+/// before the first; `None` if the path is not (or not provably) feasible. `original` gives the
+/// CFG (before large-block encoding) a step's edge belongs to.
+pub fn steps_with_values<'c, K: Clone>(
+    path: &[(Edge, K)],
+    original: &dyn Fn(&K) -> &'c Cfg,
+    check: &mut TraceChecker<K>,
 ) -> Option<(BTreeMap<Term, Term>, Vec<CexStep>)> {
-    let stmts: Vec<Stmt> = path.iter().map(Edge::stmt).collect();
+    let stmts: Vec<Stmt> = path.iter().map(|(e, _)| e.stmt()).collect();
     let tfs: Vec<TransFormula> = stmts.iter().map(Stmt::trans_formula).collect();
-    let TraceCheck::Feasible(model) = check_trace(&tfs, solver) else { return None };
+    let tags: Vec<K> = path.iter().map(|(_, k)| k.clone()).collect();
+    let TraceCheck::Feasible(model) = check(&tfs, &tags) else { return None };
     let after = |i: usize| model.states.get(i + 1).cloned().unwrap_or_default();
     let steps = path
         .iter()
         .zip(stmts)
         .zip(&tfs)
         .enumerate()
-        .map(|(i, ((e, stmt), tf))| {
+        .map(|(i, (((e, k), stmt), tf))| {
             let values = after(i);
+            let original = original(k);
             let nondet = e.nondet.as_ref().and_then(|n| {
                 let var = first_havoc(&stmt)?;
                 Some(NondetValue { function: n.function.clone(), ctype: n.ctype.clone(), value: values.get(&var)?.clone() })

@@ -9,12 +9,13 @@
 
 use crate::annotation::{self, Invariant, Proof, Role};
 use crate::automizer::{timed, Solvers};
+use crate::cex;
 use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
 use crate::{CexStep, Config, Counterexample, Stats, Verdict};
 use automata::{
     nested_reachable_in_difference, nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, NestedReach, Nwa,
 };
-use ir::{Cfg, Edge, Label, NestedProgram, ReturnLetter, Stmt, TransFormula};
+use ir::{Block, Cfg, Edge, Label, NestedProgram, ReturnLetter, Stmt, TransFormula};
 use refine::nested::{newton_nested, weaken_nested, Nesting, StepKind};
 use refine::newton::{NewtonOptions, Transformer};
 use refine::hoare::check_triple;
@@ -24,7 +25,7 @@ use smt::simplify::simplify;
 use smt::z3backend::Z3Solver;
 use smt::{Solver, Term};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -34,6 +35,8 @@ struct LetterInfo {
     /// Internal, call, or a return with its semantics.
     kind: Kind,
     edge: Edge,
+    /// The CFG of the edge (an index into [`Program::originals`]).
+    cfg: usize,
 }
 
 #[derive(Clone)]
@@ -52,6 +55,8 @@ struct Program {
     /// The locations whose invariants a TRUE answer reports: loop heads, and the entry and
     /// exit of each recursive procedure.
     marks: Vec<Mark>,
+    /// The CFGs before large-block encoding: the entry's, then each procedure's.
+    originals: Vec<Cfg>,
 }
 
 /// A location whose invariant is reported.
@@ -88,6 +93,7 @@ fn build(np: &NestedProgram, large_blocks: bool) -> Result<Program, String> {
     let encode = |c: &Cfg| if large_blocks { ir::large_block_encoding(c) } else { c.clone() };
     let mut cfgs: Vec<(Option<String>, Cfg)> = vec![(None, encode(&np.entry))];
     cfgs.extend(np.procedures.iter().map(|(n, c)| (Some(n.clone()), encode(c))));
+    let originals: Vec<Cfg> = std::iter::once(&np.entry).chain(np.procedures.values()).cloned().collect();
     let mut offset = vec![];
     let mut locs = vec![];
     let mut marks = vec![];
@@ -107,13 +113,13 @@ fn build(np: &NestedProgram, large_blocks: bool) -> Result<Program, String> {
         accepting: locs.iter().map(|l| l.error.is_some()).collect(),
     };
     let mut letters = vec![];
-    for ((_, c), &o) in cfgs.iter().zip(&offset) {
+    for (k, ((_, c), &o)) in cfgs.iter().zip(&offset).enumerate() {
         for e in &c.edges {
             let (src, dst) = (o + e.src, o + e.dst);
             match &e.label {
                 Label::Stmt(s) => {
                     nwa.internal[src].push((letters.len(), dst));
-                    letters.push(LetterInfo { stmt: s.clone(), kind: Kind::Internal, edge: e.clone() });
+                    letters.push(LetterInfo { stmt: s.clone(), kind: Kind::Internal, edge: e.clone(), cfg: k });
                 }
                 Label::Call(call) => {
                     let &(entry, exit) =
@@ -123,22 +129,31 @@ fn build(np: &NestedProgram, large_blocks: bool) -> Result<Program, String> {
                     let (cl, rl) = (letters.len(), letters.len() + 1);
                     nwa.calls[src].push((cl, entry));
                     nwa.returns[exit].push((cl, rl, dst));
-                    letters.push(LetterInfo { stmt, kind: Kind::Call, edge: e.clone() });
+                    letters.push(LetterInfo { stmt, kind: Kind::Call, edge: e.clone(), cfg: k });
                     let assign = Stmt::Assign(ret.assign.clone());
-                    letters.push(LetterInfo { stmt: assign, kind: Kind::Return(ret), edge: e.clone() });
+                    letters.push(LetterInfo { stmt: assign, kind: Kind::Return(ret), edge: e.clone(), cfg: k });
                 }
             }
         }
     }
-    Ok(Program { nwa, letters, locs, marks })
+    Ok(Program { nwa, letters, locs, marks, originals })
 }
 
 /// The nesting of a word (returns matched with their calls by a stack).
 fn nesting_of(p: &Program, word: &[usize], globals: &BTreeSet<Term>, locals: &BTreeSet<Term>) -> Nesting {
+    nesting_of_kinds(word.iter().map(|&l| &p.letters[l].kind), globals, locals)
+}
+
+/// The nesting of a sequence of steps of these kinds.
+fn nesting_of_kinds<'k>(
+    kinds: impl Iterator<Item = &'k Kind>,
+    globals: &BTreeSet<Term>,
+    locals: &BTreeSet<Term>,
+) -> Nesting {
     let mut stack = vec![];
-    let mut kinds = vec![];
-    for (i, &l) in word.iter().enumerate() {
-        kinds.push(match &p.letters[l].kind {
+    let mut steps = vec![];
+    for (i, kind) in kinds.enumerate() {
+        steps.push(match kind {
             Kind::Internal => StepKind::Internal,
             Kind::Call => {
                 stack.push(i);
@@ -147,7 +162,36 @@ fn nesting_of(p: &Program, word: &[usize], globals: &BTreeSet<Term>, locals: &BT
             Kind::Return(r) => StepKind::Return { call: stack.pop().unwrap_or(0), letter: r.clone() },
         });
     }
-    Nesting { kinds, globals: globals.clone(), locals: locals.clone() }
+    Nesting { kinds: steps, globals: globals.clone(), locals: locals.clone() }
+}
+
+/// The counterexample of a feasible nested error trace as source steps (the large blocks'
+/// branches resolved by the solver, see [`cex`]), or `None` if the solver could not resolve them.
+fn source_steps(
+    p: &Program,
+    word: &[usize],
+    np: &NestedProgram,
+    locals: &BTreeSet<Term>,
+    solver: &mut dyn Solver,
+) -> Option<(BTreeMap<Term, Term>, Vec<CexStep>)> {
+    let steps: Vec<(Block, (Kind, usize))> = word
+        .iter()
+        .map(|&l| {
+            let info = &p.letters[l];
+            let block = match info.kind {
+                Kind::Internal => info.edge.as_block(),
+                // A call or return letter: its own statement at the call's edge.
+                _ => Block::Edge(Box::new(Edge { label: Label::Stmt(info.stmt.clone()), block: None, ..info.edge.clone() })),
+            };
+            (block, (info.kind.clone(), info.cfg))
+        })
+        .collect();
+    let check: &mut cex::TraceChecker<(Kind, usize)> = &mut |tfs, tags| {
+        let nesting = nesting_of_kinds(tags.iter().map(|(k, _)| k), &np.globals, locals);
+        check_scoped_trace(tfs, Some(&nesting), solver)
+    };
+    let path = cex::basic_path(steps, check)?;
+    cex::steps_with_values(&path, &|(_, k)| &p.originals[*k], check)
 }
 
 /// The Newton variants run on a nested trace for the configured source (the portfolio: it-sp-lv,
@@ -233,24 +277,11 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                 let Some(violation) = p.locs[target].error.clone() else {
                     break Verdict::Unknown("error trace ends at a location without a violation".into());
                 };
-                let steps = word
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &l)| {
-                        let info = &p.letters[l];
-                        CexStep {
-                            pos: info.edge.pos.clone(),
-                            stmt: info.stmt.clone(),
-                            values: model.states.get(i + 1).cloned().unwrap_or_default(),
-                            assigned: formulas[l].assigned_vars().into_iter().collect(),
-                            branch: None,
-                            nondet: None,
-                            function: None,
-                        }
-                    })
-                    .collect();
-                let initial = model.states.first().cloned().unwrap_or_default();
-                let cex = Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps: false };
+                let (initial, steps, source_steps) = match source_steps(&p, &word, np, &locals, solver) {
+                    Some((initial, steps)) => (initial, steps, true),
+                    None => (model.states.first().cloned().unwrap_or_default(), letter_steps(&p, &word, &model), false),
+                };
+                let cex = Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps };
                 break Verdict::Unsafe(Box::new(cex));
             }
             TraceCheck::Infeasible { core } => {
@@ -399,6 +430,25 @@ fn check_nested(
         }
     }
     Some(true)
+}
+
+/// The steps of a nested error trace letter by letter (large blocks unresolved).
+fn letter_steps(p: &Program, word: &[usize], model: &refine::Counterexample) -> Vec<CexStep> {
+    word.iter()
+        .enumerate()
+        .map(|(i, &l)| {
+            let info = &p.letters[l];
+            CexStep {
+                pos: info.edge.pos.clone(),
+                stmt: info.stmt.clone(),
+                values: model.states.get(i + 1).cloned().unwrap_or_default(),
+                assigned: info.stmt.trans_formula().assigned_vars().into_iter().collect(),
+                branch: None,
+                nondet: None,
+                function: None,
+            }
+        })
+        .collect()
 }
 
 /// Whether the automaton reaches its accepting sink on the nested word (it proves it infeasible).
