@@ -2,6 +2,7 @@
 # The Craig-vs-Newton experiment (docs/craig-vs-newton.md): every source of assertion sequences,
 # and one second solver, over the Boogie and C corpora of ../shared/bench; then the table and the
 # three quantile plots. Resumable: a configuration whose results.json exists is not run again.
+# Loop acceleration is off: it is orthogonal to the sources and would hide their differences.
 #
 #   scripts/craig-vs-newton.sh            # TIMEOUT=5 JOBS=1 OUT=bench-results/craig-vs-newton
 set -uo pipefail
@@ -27,7 +28,7 @@ run() {
   shift
   if [[ ! -f "$dir/results.json" ]]; then
     echo "== $name"
-    "$BIN" bench --jobs "$JOBS" --timeout "$TIMEOUT" --out "$dir" "${TASKS[@]}" -- "$@" | tail -n 4
+    "$BIN" bench --jobs "$JOBS" --timeout "$TIMEOUT" --out "$dir" "${TASKS[@]}" -- --no-acceleration "$@" | tail -n 4
   fi
   results+=("$dir/results.json")
 }

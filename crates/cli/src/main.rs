@@ -89,6 +89,11 @@ struct Cli {
     #[arg(long)]
     no_large_blocks: bool,
 
+    /// Do not add accelerated loops (k iterations at once of a loop whose body adds constants
+    /// to integer variables under a linear guard).
+    #[arg(long)]
+    no_acceleration: bool,
+
     /// Inline every call and replace recursive calls by their contracts (instead of nested words).
     #[arg(long)]
     inline: bool,
@@ -147,6 +152,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         source: cli.refinement,
         deadline: Some(start + timeout),
         large_blocks: !cli.no_large_blocks,
+        accelerate: !cli.no_acceleration,
         inline: cli.inline,
         query_timeout: timeout.min(Duration::from_secs(20)),
         solver: cli.solver.clone(),

@@ -25,6 +25,8 @@ pub struct Config {
     pub deadline: Option<Instant>,
     /// Compose straight-line code and branches into large blocks.
     pub large_blocks: bool,
+    /// Add an accelerated self-loop next to each self-loop that is a guarded translation.
+    pub accelerate: bool,
     /// Inline every call, replacing recursive calls by their contracts (otherwise an entry
     /// that reaches recursion is verified on nested words).
     pub inline: bool,
@@ -42,6 +44,7 @@ impl Default for Config {
             source: Source::NewtonItSpLv,
             deadline: None,
             large_blocks: true,
+            accelerate: true,
             inline: false,
             query_timeout: Duration::from_secs(10),
             solver: SolverSpec::Z3,
@@ -158,6 +161,16 @@ pub struct Outcome {
     pub proof: Option<Proof>,
 }
 
+/// The CFG the engines explore: large blocks and accelerated loops, as configured.
+pub(crate) fn encode(cfg: &ir::Cfg, config: &Config) -> ir::Cfg {
+    let encoded = if config.large_blocks { ir::large_block_encoding(cfg) } else { cfg.clone() };
+    if config.accelerate {
+        ir::accelerate(&encoded)
+    } else {
+        encoded
+    }
+}
+
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let start = Instant::now();
@@ -175,7 +188,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         }) {
             Ok(Err(np)) => nested::verify_nested(entry, &np, config, &mut stats),
             Ok(Ok(cfg)) => {
-                let encoded = if config.large_blocks { ir::large_block_encoding(&cfg) } else { cfg.clone() };
+                let encoded = encode(&cfg, config);
                 automizer::verify_cfg(entry, &cfg, &encoded, config, &mut stats)
             }
             Err(e) => (Verdict::Unknown(format!("{entry}: {e}")), None),

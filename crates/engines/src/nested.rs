@@ -89,8 +89,8 @@ fn marks_of(name: Option<&str>, c: &Cfg, offset: usize) -> Vec<Mark> {
     marks
 }
 
-fn build(np: &NestedProgram, large_blocks: bool) -> Result<Program, String> {
-    let encode = |c: &Cfg| if large_blocks { ir::large_block_encoding(c) } else { c.clone() };
+fn build(np: &NestedProgram, config: &Config) -> Result<Program, String> {
+    let encode = |c: &Cfg| crate::encode(c, config);
     let mut cfgs: Vec<(Option<String>, Cfg)> = vec![(None, encode(&np.entry))];
     cfgs.extend(np.procedures.iter().map(|(n, c)| (Some(n.clone()), encode(c))));
     let originals: Vec<Cfg> = std::iter::once(&np.entry).chain(np.procedures.values()).cloned().collect();
@@ -211,7 +211,7 @@ fn nested_options(source: Source) -> (Vec<NewtonOptions>, bool) {
 /// Runs trace abstraction on nested words for the entry `entry`; for TRUE also the proof (if
 /// time allows).
 pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    let p = match build(np, config.large_blocks) {
+    let p = match build(np, config) {
         Ok(p) => p,
         Err(e) => return (Verdict::Unknown(format!("{entry}: {e}")), None),
     };

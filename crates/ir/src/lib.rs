@@ -2,6 +2,7 @@
 //! carry statements with transition formulas, error locations tagged with the violated property,
 //! and the passes that prepare a program for an engine.
 
+pub mod accel;
 pub mod builder;
 pub mod cfg;
 pub mod print;
@@ -18,5 +19,6 @@ pub mod lbe;
 pub mod nested;
 
 pub use inline::{prepare, PrepareError};
+pub use accel::accelerate;
 pub use lbe::large_block_encoding;
 pub use nested::{prepare_nested, NestedProgram, ReturnLetter};

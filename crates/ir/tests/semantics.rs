@@ -147,3 +147,65 @@ fn recursive_calls_become_marked_contracts() {
     assert_eq!(marked[0].overapprox.as_deref(), Some("contract of recursive procedure f"));
     assert_eq!(cfg.error_locs().len(), 1);
 }
+
+/// One location with the self-loop `body` (and nothing else).
+fn self_loop(body: Stmt) -> Cfg {
+    let mut cfg = Cfg::default();
+    let h = cfg.add_loc("head", None);
+    cfg.entry = h;
+    cfg.exit = h;
+    cfg.add_stmt(h, h, body, None);
+    cfg
+}
+
+#[test]
+fn accelerated_translation_is_every_number_of_iterations() {
+    // while (x < 10 && y > 0) x := x + 3;
+    let body = Stmt::Seq(vec![
+        Stmt::Assume(and(&[lt(&x(), &int(10)), gt(&y(), &int(0))])),
+        Stmt::Assign(vec![(x(), add(&[x(), int(3)]))]),
+    ]);
+    let cfg = ir::accelerate(&self_loop(body.clone()));
+    assert_eq!(cfg.edges.len(), 2);
+    let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
+    let (x0, y0, x1, y1) = (Term::var("x0", Sort::Int), Term::var("y0", Sort::Int), Term::var("x1", Sort::Int), Term::var("y1", Sort::Int));
+    let vars = [x(), y()];
+    let (pre, post) = ([x0.clone(), y0.clone()], [x1.clone(), y1.clone()]);
+    let rel = relation(&accelerated.trans_formula(), &vars, &pre, &post);
+    let n = Term::var("n", Sort::Int);
+    let closed = exists(
+        &[n.clone()],
+        &and(&[
+            ge(&n, &int(1)),
+            eq(&x1, &add(&[x0.clone(), mul(&[int(3), n.clone()])])),
+            lt(&x0, &int(10)),
+            lt(&add(&[x0.clone(), mul(&[int(3), n.clone()]), int(-3)]), &int(10)),
+            gt(&y0, &int(0)),
+            eq(&y1, &y0),
+        ]),
+    );
+    assert!(equivalent(&rel, &closed), "{rel}");
+    // Three iterations of the body are one accelerated step, and back.
+    let three = relation(&Stmt::Seq(vec![body.clone(), body.clone(), body]).trans_formula(), &vars, &pre, &post);
+    let by_nine = and(&[rel.clone(), eq(&x1, &add(&[x0.clone(), int(9)]))]);
+    assert!(equivalent(&three, &by_nine), "{three}");
+}
+
+#[test]
+fn only_guarded_translations_are_accelerated() {
+    let not_convex = Stmt::Seq(vec![
+        Stmt::Assume(not(&eq(&x(), &int(10)))),
+        Stmt::Assign(vec![(x(), add(&[x(), int(1)]))]),
+    ]);
+    let doubling = Stmt::Seq(vec![Stmt::Assume(lt(&x(), &int(10))), Stmt::Assign(vec![(x(), mul(&[int(2), x()]))])]);
+    let reset = Stmt::Assign(vec![(x(), int(0))]);
+    for body in [not_convex, doubling, reset] {
+        assert_eq!(ir::accelerate(&self_loop(body.clone())).edges.len(), 1, "{body:?}");
+    }
+    // A guard over variables the loop does not assign may be anything.
+    let any_guard = Stmt::Seq(vec![
+        Stmt::Assume(and(&[lt(&x(), &int(10)), or(&[eq(&y(), &int(1)), eq(&y(), &int(5))])])),
+        Stmt::Assign(vec![(x(), add(&[x(), int(1)]))]),
+    ]);
+    assert_eq!(ir::accelerate(&self_loop(any_guard)).edges.len(), 2);
+}
