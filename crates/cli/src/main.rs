@@ -106,6 +106,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A closed pipe on stdout (`tracery FILE | head -1`) ends the process quietly, as it does
+    // any Unix tool, instead of a panic in `println!`.
+    // SAFETY: restoring the default disposition of a signal before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("TRACERY_LOG"))
         .with_writer(std::io::stderr)

@@ -10,9 +10,11 @@
 //! Exact, because a polyhedron is convex: if the first and the last point of the segment
 //! `x, x + c, .., x + (k-1)·c` satisfy `G`, so does every point between. The new edge adds no
 //! behaviour, so proofs stay proofs and a feasible trace through it is a real execution (of `k`
-//! iterations): bugs behind a million iterations become traces of three letters.
+//! iterations): bugs behind a million iterations become traces of three letters. A loop body
+//! with branches (a large block with choices) gets one such edge per path through it that is a
+//! guarded translation: `k` iterations along that path.
 
-use crate::{Cfg, Edge, Label, Stmt, TransFormula};
+use crate::{Block, Cfg, Edge, Label, Stmt, TransFormula};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -22,19 +24,50 @@ use smt::subst::{conjuncts, free_vars, substitute};
 use smt::{Kind, Op, Sort, Term};
 use std::collections::{BTreeMap, HashMap};
 
-/// `cfg` with an accelerated self-loop next to each self-loop that is a guarded translation.
+/// At most this many paths through a loop body are looked at.
+const MAX_PATHS: usize = 16;
+
+/// `cfg` with an accelerated self-loop next to each self-loop path that is a guarded translation.
 pub fn accelerate(cfg: &Cfg) -> Cfg {
     let mut out = cfg.clone();
     for e in &cfg.edges {
-        if e.src != e.dst {
+        if e.src != e.dst || !matches!(e.label, Label::Stmt(_)) {
             continue;
         }
-        let Label::Stmt(s) = &e.label else { continue };
-        let Some(t) = translation(&s.trans_formula()) else { continue };
         let k = Term::var(&format!("#k{}", e.src), Sort::Int);
-        out.edges.push(Edge::new(e.src, e.dst, Label::Stmt(t.iterated(&k)), e.pos.clone(), e.overapprox.clone()));
+        for path in paths(&e.as_block()).unwrap_or_else(|| vec![vec![e.stmt()]]) {
+            if let Some(t) = translation(&Stmt::Seq(path).trans_formula()) {
+                out.edges.push(Edge::new(e.src, e.dst, Label::Stmt(t.iterated(&k)), e.pos.clone(), e.overapprox.clone()));
+            }
+        }
     }
     out
+}
+
+/// The statements along each path through a block, or `None` past [`MAX_PATHS`].
+fn paths(b: &Block) -> Option<Vec<Vec<Stmt>>> {
+    let all = match b {
+        Block::Edge(e) => vec![vec![e.stmt()]],
+        Block::Choice(branches) => {
+            let mut all = vec![];
+            for branch in branches {
+                all.extend(paths(branch)?);
+            }
+            all
+        }
+        Block::Seq(parts) => {
+            let mut all = vec![vec![]];
+            for part in parts {
+                let tails = paths(part)?;
+                all = all.iter().flat_map(|p: &Vec<Stmt>| tails.iter().map(move |t| [p.clone(), t.clone()].concat())).collect();
+                if all.len() > MAX_PATHS {
+                    return None;
+                }
+            }
+            all
+        }
+    };
+    (all.len() <= MAX_PATHS).then_some(all)
 }
 
 /// A guarded translation over canonical variables.

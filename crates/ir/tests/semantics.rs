@@ -209,3 +209,34 @@ fn only_guarded_translations_are_accelerated() {
     ]);
     assert_eq!(ir::accelerate(&self_loop(any_guard)).edges.len(), 2);
 }
+
+#[test]
+fn each_path_through_a_branching_body_is_accelerated_on_its_own() {
+    // while (x < 10) { if (*) { x := x + 1; } else { x := x + 2; y := y + 1; } }, after large blocks.
+    let mut cfg = self_loop(Stmt::Seq(vec![Stmt::Assume(lt(&x(), &int(10))), Stmt::Assign(vec![(x(), add(&[x(), int(1)]))])]));
+    let h = cfg.entry;
+    let second = Stmt::Seq(vec![
+        Stmt::Assume(lt(&x(), &int(10))),
+        Stmt::Assign(vec![(x(), add(&[x(), int(2)])), (y(), add(&[y(), int(1)]))]),
+    ]);
+    cfg.add_stmt(h, h, second, None);
+    let lbe = ir::large_block_encoding(&cfg);
+    assert_eq!(lbe.edges.len(), 1, "{:?}", lbe.edges);
+    let accelerated = ir::accelerate(&lbe);
+    assert_eq!(accelerated.edges.len(), 3);
+    // The second path's edge moves y by k and x by 2k.
+    let (x0, y0, x1, y1) = (Term::var("x0", Sort::Int), Term::var("y0", Sort::Int), Term::var("x1", Sort::Int), Term::var("y1", Sort::Int));
+    let rel = relation(&accelerated.edges[2].stmt().trans_formula(), &[x(), y()], &[x0.clone(), y0.clone()], &[x1.clone(), y1.clone()]);
+    let n = Term::var("n", Sort::Int);
+    let closed = exists(
+        &[n.clone()],
+        &and(&[
+            ge(&n, &int(1)),
+            eq(&x1, &add(&[x0.clone(), mul(&[int(2), n.clone()])])),
+            eq(&y1, &add(&[y0.clone(), n.clone()])),
+            lt(&x0, &int(10)),
+            lt(&add(&[x1.clone(), int(-2)]), &int(10)),
+        ]),
+    );
+    assert!(equivalent(&rel, &closed), "{rel}");
+}
