@@ -12,20 +12,25 @@ JOBS=${JOBS:-1}  # one task at a time: the verifier's own timeout is wall-clock 
 OUT=${OUT:-bench-results/craig-vs-newton}
 BENCH=${BENCH:-../shared/bench}
 DOCS=${DOCS:-docs}
+ONLY=${ONLY:-}  # run only these configurations (names separated by spaces), without the summary
 TASKS=("$BENCH/seeds" "$BENCH/ultimate/programs/regression" "$BENCH/ultimate/programs/toy"
        "$BENCH/ultimate/programs/loopAcceleration" "$BENCH/ultimate/programs/bitvector")
 CVC5='smtlib:cvc5 --incremental --lang smt2'
 
 cargo build --release --quiet || exit 2
-# A copy, so that rebuilding during a long run does not change the configurations midway.
-mkdir -p "$OUT" && cp target/release/tracery "$OUT/tracery" || exit 2
-BIN=$OUT/tracery
+# A copy per run of this script, so that rebuilding during a long run does not change the
+# configurations midway.
+BIN=$OUT/tracery.$$
+mkdir -p "$OUT" && cp target/release/tracery "$BIN" || exit 2
 
 results=()
 # run NAME VERIFIER-OPTIONS...: one configuration, into $OUT/NAME.
 run() {
   local name=$1 dir="$OUT/$1"
   shift
+  if [[ -n "$ONLY" && " $ONLY " != *" $name "* ]]; then
+    return
+  fi
   if [[ ! -f "$dir/results.json" ]]; then
     echo "== $name"
     "$BIN" bench --jobs "$JOBS" --timeout "$TIMEOUT" --out "$dir" "${TASKS[@]}" -- --no-acceleration "$@" | tail -n 4
@@ -36,6 +41,7 @@ for source in portfolio craig craig-smtlib sp it-sp sp-lv it-sp-lv wp it-wp wp-l
   run "$source" --refinement "$source"
 done
 run it-sp-lv@cvc5 --refinement it-sp-lv --solver "$CVC5"
+[[ -n "$ONLY" ]] && exit 0
 
 "$BIN" bench plot --metric time --title "CPU time of correct results" --out "$DOCS/craig-vs-newton-time.svg" "${results[@]}"
 "$BIN" bench plot --metric iterations --title "Refinement iterations of correct results" --out "$DOCS/craig-vs-newton-iterations.svg" "${results[@]}"
