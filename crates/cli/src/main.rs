@@ -106,12 +106,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // A closed pipe on stdout (`tracery FILE | head -1`) ends the process quietly, as it does
-    // any Unix tool, instead of a panic in `println!`.
-    // SAFETY: restoring the default disposition of a signal before any thread is started.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("TRACERY_LOG"))
         .with_writer(std::io::stderr)
@@ -139,7 +133,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Loaded::Program(p) => p,
         Loaded::Unsupported(reason) => {
             let outcome = Outcome { verdict: Verdict::Unknown(reason), stats: Stats::default(), proof: None };
-            print!("{}", report::render(&outcome, false));
+            out(&report::render(&outcome, false));
             return Ok(ExitCode::SUCCESS);
         }
         Loaded::Rejected(diagnostic) => {
@@ -148,7 +142,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }
     };
     if cli.dump_ir {
-        print!("{}", ir::print::program_to_boogie(&program));
+        out(&ir::print::program_to_boogie(&program));
         return Ok(ExitCode::SUCCESS);
     }
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
@@ -176,12 +170,12 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     if guard.disarm() {
         write_evidence(cli, file, &outcome, &externs)?;
         if cli.json {
-            println!("{}", report::render_json(&outcome));
+            out(&format!("{}\n", report::render_json(&outcome)));
             return Ok(ExitCode::SUCCESS);
         }
-        print!("{}", report::render(&outcome, cli.stats || cli.json_stats));
+        out(&report::render(&outcome, cli.stats || cli.json_stats));
         if cli.json_stats {
-            println!("{}", report::stats_json(&outcome.stats));
+            out(&format!("{}\n", report::stats_json(&outcome.stats)));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -315,6 +309,13 @@ fn parse_data_model(s: &str) -> Result<cfront::DataModel, String> {
     }
 }
 
+/// Writes to stdout; a reader that went away (`tracery FILE | head -1`) is not an error.
+/// (SIGPIPE stays ignored, as Rust sets it: a solver process that dies must not end Tracery.)
+fn out(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 /// Stack size of the engine thread.
 const ENGINE_STACK: usize = 1 << 30;
 
@@ -347,7 +348,7 @@ impl HardDeadline {
             let mut finished = theirs.lock().unwrap_or_else(|e| e.into_inner());
             if !*finished {
                 *finished = true;
-                println!("UNKNOWN\nreason: timeout (the engine did not stop in time)");
+                out("UNKNOWN\nreason: timeout (the engine did not stop in time)\n");
                 end_now();
             }
         });

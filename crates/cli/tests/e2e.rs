@@ -114,6 +114,20 @@ fn installed(prog: &str) -> bool {
 
 const CVC5: &str = "smtlib:cvc5 --incremental --lang smt2";
 
+/// A solver process killed at the end of the run (its pipe closed under a pending write) ends
+/// neither Tracery nor its answer.
+#[test]
+fn a_solver_killed_at_the_timeout_leaves_an_answer() {
+    let Some(bench) = bench() else { return };
+    if !installed("cvc5") {
+        return;
+    }
+    let file = bench.join("ultimate/programs/loopAcceleration/array/HavocRange02-Kovel.bpl");
+    let r = tracery(&["--solver", CVC5, "--timeout", "3"], &file);
+    assert_eq!(r.code, 0, "{} {}", r.stdout, r.stderr);
+    assert!(["UNKNOWN", "FALSE(unreach-call)"].contains(&first_line(&r.stdout)), "{}", r.stdout);
+}
+
 #[test]
 fn smtlib_solvers_give_the_same_verdicts() {
     for (solver, prog) in [(CVC5, "cvc5"), ("smtlib:z3 -in", "z3")] {
