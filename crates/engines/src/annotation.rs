@@ -133,14 +133,44 @@ pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>) ->
     let inv = simplify_all(inv, deadline);
     let left = deadline.map_or(10_000, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
     let checked = (left > 0).then(|| check(cfg, &inv, left.clamp(1, 10_000)));
-    let succ = cfg.successors();
-    let invariants = cfg.loop_heads()
+    let invariants = marks_of(None, cfg, 0).into_iter().map(|m| m.invariant(entry, inv[m.loc].clone())).collect();
+    Proof { invariants, checked }
+}
+
+/// A location whose invariant a TRUE answer reports.
+pub(crate) struct Mark {
+    pub(crate) loc: usize,
+    role: Role,
+    function: Option<String>,
+    pos: Option<SourcePos>,
+}
+
+impl Mark {
+    pub(crate) fn invariant(&self, entry: &str, formula: Term) -> Invariant {
+        Invariant { role: self.role, entry: entry.to_string(), function: self.function.clone(), pos: self.pos.clone(), formula }
+    }
+}
+
+/// The reported locations of a CFG whose locations are numbered from `offset`: its loop heads
+/// (at the loop condition's position) and, for the CFG of the procedure `name`, its entry and
+/// exit.
+pub(crate) fn marks_of(name: Option<&str>, c: &Cfg, offset: usize) -> Vec<Mark> {
+    let succ = c.successors();
+    let first_pos = |l: usize| c.locs[l].pos.clone().or_else(|| succ[l].iter().find_map(|&e| c.edges[e].pos.clone()));
+    let mut marks: Vec<Mark> = c
+        .loop_heads()
         .into_iter()
-        .map(|l| {
-            let pos = cfg.locs[l].pos.clone().or_else(|| succ[l].iter().find_map(|&e| cfg.edges[e].pos.clone()));
-            let function = cfg.locs[l].name.split_once('.').map(|(p, _)| p.to_string());
-            Invariant { role: Role::LoopHead, entry: entry.to_string(), function, pos, formula: inv[l].clone() }
+        .map(|l| Mark {
+            loc: offset + l,
+            role: Role::LoopHead,
+            function: c.locs[l].name.split_once('.').map(|(p, _)| p.to_string()),
+            pos: first_pos(l),
         })
         .collect();
-    Proof { invariants, checked }
+    if let Some(name) = name {
+        for (l, role) in [(c.entry, Role::Entry), (c.exit, Role::Exit)] {
+            marks.push(Mark { loc: offset + l, role, function: Some(name.to_string()), pos: first_pos(c.entry) });
+        }
+    }
+    marks
 }

@@ -7,7 +7,7 @@
 //! feasibility is decided with the scoped SSA, and infeasible ones are cut away by interpolant
 //! automata with return transitions `{p ∧ h} return {q}` ([`PredicateDfa`] as [`LazyDnwa`]).
 
-use crate::annotation::{self, Invariant, Proof, Role};
+use crate::annotation::{self, marks_of, Mark, Proof};
 use crate::automizer::{timed, Solvers};
 use crate::cex;
 use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
@@ -57,36 +57,6 @@ struct Program {
     marks: Vec<Mark>,
     /// The CFGs before large-block encoding: the entry's, then each procedure's.
     originals: Vec<Cfg>,
-}
-
-/// A location whose invariant is reported.
-struct Mark {
-    loc: usize,
-    role: Role,
-    function: Option<String>,
-    pos: Option<ir::SourcePos>,
-}
-
-/// The reported locations of one CFG whose locations start at `offset`.
-fn marks_of(name: Option<&str>, c: &Cfg, offset: usize) -> Vec<Mark> {
-    let succ = c.successors();
-    let first_pos = |l: usize| c.locs[l].pos.clone().or_else(|| succ[l].iter().find_map(|&e| c.edges[e].pos.clone()));
-    let mut marks: Vec<Mark> = c
-        .loop_heads()
-        .into_iter()
-        .map(|l| Mark {
-            loc: offset + l,
-            role: Role::LoopHead,
-            function: c.locs[l].name.split_once('.').map(|(p, _)| p.to_string()),
-            pos: first_pos(l),
-        })
-        .collect();
-    if let Some(name) = name {
-        for (l, role) in [(c.entry, Role::Entry), (c.exit, Role::Exit)] {
-            marks.push(Mark { loc: offset + l, role, function: Some(name.to_string()), pos: first_pos(c.entry) });
-        }
-    }
-    marks
 }
 
 fn build(np: &NestedProgram, config: &Config) -> Result<Program, String> {
@@ -380,18 +350,7 @@ fn proof_of_safety(
         at[*q].push(f.clone());
     }
     let formulas = p.marks.iter().map(|m| annotation::simplified_disjunction(&at[m.loc], deadline));
-    let invariants = p
-        .marks
-        .iter()
-        .zip(formulas)
-        .map(|(m, formula)| Invariant {
-            role: m.role,
-            entry: entry.to_string(),
-            function: m.function.clone(),
-            pos: m.pos.clone(),
-            formula,
-        })
-        .collect();
+    let invariants = p.marks.iter().zip(formulas).map(|(m, formula)| m.invariant(entry, formula)).collect();
     Some(Proof { invariants, checked })
 }
 
