@@ -105,6 +105,9 @@ fn tick_label(exp: i32) -> String {
     }
 }
 
+/// The most points of a line that get a marker each.
+const MAX_MARKERS: usize = 100;
+
 /// The y axis.
 enum Scale {
     /// Powers of ten from `10^lo` to `10^hi`; values below `floor` sit on the floor.
@@ -270,7 +273,8 @@ pub fn quantile_svg(series: &[Series], title: &str, metric: Metric) -> String {
             points.join(" "),
             xml_escape(&ser.label)
         );
-        for p in points.iter().take(2000) {
+        // Markers only where they can be told apart; a long line is drawn as a line.
+        for p in points.iter().filter(|_| points.len() <= MAX_MARKERS) {
             let (x, y) = p.split_once(',').unwrap_or(("0", "0"));
             let _ = writeln!(s, r##"<circle cx="{x}" cy="{y}" r="2.5" fill="{color}"/>"##);
         }
