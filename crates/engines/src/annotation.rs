@@ -62,7 +62,7 @@ pub fn annotation(cfg: &Cfg, states: &[(usize, Vec<usize>)], dfas: &[PredicateDf
 }
 
 /// Milliseconds left before `deadline`, at most `cap`.
-fn millis_left(deadline: Option<Instant>, cap: u64) -> u64 {
+pub(crate) fn millis_left(deadline: Option<Instant>, cap: u64) -> u64 {
     deadline.map_or(cap, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64).min(cap)
 }
 
@@ -94,11 +94,11 @@ pub fn simplified_disjunction(disjuncts: &[Term], deadline: Option<Instant>) -> 
 pub fn simplify_all(inv: &[Term], deadline: Option<Instant>) -> Vec<Term> {
     inv.iter()
         .map(|t| {
-            let left = deadline.map_or(2000, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
+            let left = millis_left(deadline, 2000);
             if left < 50 {
                 smt::simplify::simplify(t)
             } else {
-                smt::simplify::simplify_strong(t, left.min(2000))
+                smt::simplify::simplify_strong(t, left)
             }
         })
         .collect()
@@ -131,8 +131,8 @@ pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64) -> bool {
 /// The proof of a TRUE answer for one entry procedure.
 pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>) -> Proof {
     let inv = simplify_all(inv, deadline);
-    let left = deadline.map_or(10_000, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
-    let checked = (left > 0).then(|| check(cfg, &inv, left.clamp(1, 10_000)));
+    let left = millis_left(deadline, 10_000);
+    let checked = (left > 0).then(|| check(cfg, &inv, left));
     let invariants = marks_of(None, cfg, 0).into_iter().map(|m| m.invariant(entry, inv[m.loc].clone())).collect();
     Proof { invariants, checked }
 }

@@ -32,11 +32,19 @@ use std::time::Instant;
 /// What a letter is and where it comes from.
 struct LetterInfo {
     stmt: Stmt,
+    /// The statement's transition formula.
+    formula: TransFormula,
     /// Internal, call, or a return with its semantics.
     kind: Kind,
     edge: Edge,
     /// The CFG of the edge (an index into [`Program::originals`]).
     cfg: usize,
+}
+
+impl LetterInfo {
+    fn new(stmt: Stmt, kind: Kind, edge: &Edge, cfg: usize) -> LetterInfo {
+        LetterInfo { formula: stmt.trans_formula(), stmt, kind, edge: edge.clone(), cfg }
+    }
 }
 
 #[derive(Clone)]
@@ -89,7 +97,7 @@ fn build(np: &NestedProgram, config: &Config) -> Result<Program, String> {
             match &e.label {
                 Label::Stmt(s) => {
                     nwa.internal[src].push((letters.len(), dst));
-                    letters.push(LetterInfo { stmt: s.clone(), kind: Kind::Internal, edge: e.clone(), cfg: k });
+                    letters.push(LetterInfo::new(s.clone(), Kind::Internal, e, k));
                 }
                 Label::Call(call) => {
                     let &(entry, exit) =
@@ -99,9 +107,9 @@ fn build(np: &NestedProgram, config: &Config) -> Result<Program, String> {
                     let (cl, rl) = (letters.len(), letters.len() + 1);
                     nwa.calls[src].push((cl, entry));
                     nwa.returns[exit].push((cl, rl, dst));
-                    letters.push(LetterInfo { stmt, kind: Kind::Call, edge: e.clone(), cfg: k });
+                    letters.push(LetterInfo::new(stmt, Kind::Call, e, k));
                     let assign = Stmt::Assign(ret.assign.clone());
-                    letters.push(LetterInfo { stmt: assign, kind: Kind::Return(ret), edge: e.clone(), cfg: k });
+                    letters.push(LetterInfo::new(assign, Kind::Return(ret), e, k));
                 }
             }
         }
@@ -185,7 +193,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
         Ok(p) => p,
         Err(e) => return (Verdict::Unknown(format!("{entry}: {e}")), None),
     };
-    let formulas: Vec<TransFormula> = p.letters.iter().map(|l| l.stmt.trans_formula()).collect();
+    let formulas: Vec<TransFormula> = p.letters.iter().map(|l| l.formula.clone()).collect();
     let mut locals: BTreeSet<Term> = np.locals.clone();
     for tf in &formulas {
         locals.extend(tf.in_vars.keys().chain(tf.out_vars.keys()).filter(|x| !np.globals.contains(*x)).cloned());
@@ -315,7 +323,11 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
     stats.trace_solver += solver.stats();
     stats.hoare_solver += shared.borrow_mut().hoare.solver().stats();
     let proof = match verdict {
-        Verdict::Safe => proof_of_safety(entry, &p, &mut dfas, &shared.borrow().returns, &locals, deadline),
+        Verdict::Safe => {
+            // Not borrowed during the search: the automata may still ask `shared` for triples.
+            let returns = shared.borrow().returns.clone();
+            proof_of_safety(entry, &p, &mut dfas, &returns, &locals, deadline)
+        }
         _ => None,
     };
     (verdict, proof)
@@ -369,15 +381,15 @@ fn check_nested(
     }
     let mut solver = Z3Solver::new();
     let mut valid = |pre: &Term, tf: &TransFormula, post: &Term| -> Option<bool> {
-        let left = deadline.map_or(10_000, |d| d.saturating_duration_since(Instant::now()).as_millis() as u64);
+        let left = annotation::millis_left(deadline, 10_000);
         if left == 0 {
             return None;
         }
-        solver.set_timeout_ms(left.min(10_000));
+        solver.set_timeout_ms(left);
         Some(matches!(check_triple(pre, tf, post, &mut solver), Validity::Valid))
     };
     for &(s, letter, t) in &reach.steps {
-        if !valid(&annotation[s], &p.letters[letter].stmt.trans_formula(), &annotation[t])? {
+        if !valid(&annotation[s], &p.letters[letter].formula, &annotation[t])? {
             return Some(false);
         }
     }
@@ -401,7 +413,7 @@ fn letter_steps(p: &Program, word: &[usize], model: &refine::Counterexample) -> 
                 pos: info.edge.pos.clone(),
                 stmt: info.stmt.clone(),
                 values: model.states.get(i + 1).cloned().unwrap_or_default(),
-                assigned: info.stmt.trans_formula().assigned_vars().into_iter().collect(),
+                assigned: info.formula.assigned_vars().into_iter().collect(),
                 branch: None,
                 nondet: None,
                 function: None,

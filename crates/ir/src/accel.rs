@@ -21,7 +21,7 @@ use num_traits::{One, Zero};
 use smt::build::{add, and, ge, int, int_big, mul, sub};
 use smt::linear::linearize;
 use smt::subst::{conjuncts, free_vars, substitute};
-use smt::{Kind, Op, Sort, Term};
+use smt::{Op, Sort, Term};
 use std::collections::{BTreeMap, HashMap};
 
 /// At most this many paths through a loop body are looked at.
@@ -113,8 +113,8 @@ fn translation(tf: &TransFormula) -> Option<Translation> {
         if v.sort != Sort::Int {
             return None;
         }
-        let at = parts.iter().position(|p| step_of(p, out, input).is_some())?;
-        let c = step_of(&parts.remove(at), out, input)?;
+        let (at, c) = parts.iter().enumerate().find_map(|(i, p)| Some((i, step_of(p, out, input)?)))?;
+        parts.remove(at);
         out_to_in.insert(out.clone(), add(&[input.clone(), int_big(c.clone())]));
         steps.insert(v.clone(), c);
     }
@@ -154,6 +154,6 @@ fn is_convex_atom(p: &Term) -> bool {
     let linear = |t: &Term| matches!(t.op(), Some(Op::Le | Op::Lt | Op::Eq)) && t.args.iter().all(|a| linearize(a).is_some());
     match p.op() {
         Some(Op::Not) => matches!(p.args[0].op(), Some(Op::Le | Op::Lt)) && linear(&p.args[0]),
-        _ => linear(p) || matches!(p.kind, Kind::Bool(true)),
+        _ => linear(p),
     }
 }

@@ -34,6 +34,13 @@ fn relation(tf: &TransFormula, vars: &[Term], pre: &[Term], post: &[Term]) -> Te
     exists(&tf.aux_vars.iter().cloned().collect::<Vec<_>>(), &body)
 }
 
+/// The relation of `tf` over `x` and `y`, with the values `x0`, `y0` before and `x1`, `y1` after.
+fn xy_relation(tf: &TransFormula) -> (Term, [Term; 4]) {
+    let [x0, y0, x1, y1] = ["x0", "y0", "x1", "y1"].map(|n| Term::var(n, Sort::Int));
+    let rel = relation(tf, &[x(), y()], &[x0.clone(), y0.clone()], &[x1.clone(), y1.clone()]);
+    (rel, [x0, y0, x1, y1])
+}
+
 fn equivalent(a: &Term, b: &Term) -> bool {
     is_valid(&and(&[implies(a, b), implies(b, a)]), 5000) == Some(true)
 }
@@ -47,8 +54,7 @@ fn sequential_composition_is_relational_product() {
         Stmt::Assume(lt(&x(), &y())),
     ]);
     let tf = s.trans_formula();
-    let (x0, y0, x1, y1) = (Term::var("x0", Sort::Int), Term::var("y0", Sort::Int), Term::var("x1", Sort::Int), Term::var("y1", Sort::Int));
-    let rel = relation(&tf, &[x(), y()], &[x0.clone(), y0.clone()], &[x1.clone(), y1.clone()]);
+    let (rel, [x0, _, x1, y1]) = xy_relation(&tf);
     let expected = and(&[eq(&y1, &mul(&[int(2), add(&[x0, int(1)])])), lt(&x1, &y1)]);
     assert!(equivalent(&rel, &expected), "{rel}");
 }
@@ -57,8 +63,7 @@ fn sequential_composition_is_relational_product() {
 fn choice_keeps_untouched_variables_in_each_branch() {
     let s = Stmt::Choice(vec![Stmt::Assign(vec![(x(), int(5))]), Stmt::Assume(gt(&y(), &int(0)))]);
     let tf = s.trans_formula();
-    let (x0, y0, x1, y1) = (Term::var("x0", Sort::Int), Term::var("y0", Sort::Int), Term::var("x1", Sort::Int), Term::var("y1", Sort::Int));
-    let rel = relation(&tf, &[x(), y()], &[x0.clone(), y0.clone()], &[x1.clone(), y1.clone()]);
+    let (rel, [x0, y0, x1, y1]) = xy_relation(&tf);
     let expected = or(&[
         and(&[eq(&x1, &int(5)), eq(&y1, &y0)]),
         and(&[gt(&y0, &int(0)), eq(&x1, &x0), eq(&y1, &y0)]),
@@ -168,10 +173,7 @@ fn accelerated_translation_is_every_number_of_iterations() {
     let cfg = ir::accelerate(&self_loop(body.clone()));
     assert_eq!(cfg.edges.len(), 2);
     let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
-    let (x0, y0, x1, y1) = (Term::var("x0", Sort::Int), Term::var("y0", Sort::Int), Term::var("x1", Sort::Int), Term::var("y1", Sort::Int));
-    let vars = [x(), y()];
-    let (pre, post) = ([x0.clone(), y0.clone()], [x1.clone(), y1.clone()]);
-    let rel = relation(&accelerated.trans_formula(), &vars, &pre, &post);
+    let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.trans_formula());
     let n = Term::var("n", Sort::Int);
     let closed = exists(
         &[n.clone()],
@@ -186,7 +188,7 @@ fn accelerated_translation_is_every_number_of_iterations() {
     );
     assert!(equivalent(&rel, &closed), "{rel}");
     // Three iterations of the body are one accelerated step, and back.
-    let three = relation(&Stmt::Seq(vec![body.clone(), body.clone(), body]).trans_formula(), &vars, &pre, &post);
+    let (three, _) = xy_relation(&Stmt::Seq(vec![body.clone(), body.clone(), body]).trans_formula());
     let by_nine = and(&[rel.clone(), eq(&x1, &add(&[x0.clone(), int(9)]))]);
     assert!(equivalent(&three, &by_nine), "{three}");
 }
@@ -225,8 +227,7 @@ fn each_path_through_a_branching_body_is_accelerated_on_its_own() {
     let accelerated = ir::accelerate(&lbe);
     assert_eq!(accelerated.edges.len(), 3);
     // The second path's edge moves y by k and x by 2k.
-    let (x0, y0, x1, y1) = (Term::var("x0", Sort::Int), Term::var("y0", Sort::Int), Term::var("x1", Sort::Int), Term::var("y1", Sort::Int));
-    let rel = relation(&accelerated.edges[2].stmt().trans_formula(), &[x(), y()], &[x0.clone(), y0.clone()], &[x1.clone(), y1.clone()]);
+    let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.edges[2].stmt().trans_formula());
     let n = Term::var("n", Sort::Int);
     let closed = exists(
         &[n.clone()],
