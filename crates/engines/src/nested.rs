@@ -16,10 +16,10 @@ use automata::{
     nested_reachable_in_difference, nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, NestedReach, Nwa,
 };
 use ir::{Block, Cfg, Edge, Label, NestedProgram, ReturnLetter, Stmt, TransFormula};
+use refine::farkas::farkas_nested_sequence;
 use refine::nested::{newton_nested, weaken_nested, Nesting, StepKind};
-use refine::newton::{NewtonOptions, Transformer};
 use refine::hoare::check_triple;
-use refine::{check_scoped_trace, HoareChecker, Sequence, Source, TraceCheck, Validity};
+use refine::{check_scoped_trace, count_quantified, HoareChecker, RefineError, Sequence, Source, TraceCheck, Validity};
 use smt::build::and;
 use smt::simplify::simplify;
 use smt::z3backend::Z3Solver;
@@ -172,17 +172,37 @@ fn source_steps(
     cex::steps_with_values(&path, &|(_, k)| &p.originals[*k], check)
 }
 
-/// The Newton variants run on a nested trace for the configured source (the portfolio: it-sp-lv,
-/// sp-lv, it-wp; a Craig source falls back to it-sp-lv).
-fn nested_options(source: Source) -> (Vec<NewtonOptions>, bool) {
-    let it_sp_lv = NewtonOptions { transformer: Transformer::Sp, it: true, lv: true };
+/// The sources run on a nested trace for the configured one (the portfolio: Craig's tree
+/// interpolants, it-sp-lv, sp-lv and it-wp, every sequence kept) and the source to fall back to
+/// when none of them gives a sequence: `craig` falls back to it-sp-lv where Farkas does not
+/// apply, `craig-smtlib` always (binary interpolants do not fit nested traces).
+fn nested_sources(source: Source) -> (Vec<Source>, Option<Source>) {
+    match source {
+        Source::Portfolio => (vec![Source::Craig, Source::NewtonItSpLv, Source::NewtonSpLv, Source::NewtonItWp], None),
+        Source::Craig => (vec![Source::Craig], Some(Source::NewtonItSpLv)),
+        Source::CraigSmtLib => (vec![], Some(Source::NewtonItSpLv)),
+        newton => (vec![newton], None),
+    }
+}
+
+/// The assertion sequence of one source for an infeasible nested trace.
+fn nested_sequence(
+    source: Source,
+    steps: &[TransFormula],
+    nesting: &Nesting,
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+) -> Result<Vec<Term>, RefineError> {
     match source.newton_options() {
-        Some(o) => (vec![o], false),
-        _ if source == Source::Portfolio => {
-            let sp_lv = NewtonOptions { transformer: Transformer::Sp, it: false, lv: true };
-            (vec![it_sp_lv, sp_lv, NewtonOptions { transformer: Transformer::Wp, it: true, lv: false }], false)
-        }
-        _ => (vec![it_sp_lv], true),
+        Some(opts) => Ok(newton_nested(steps, nesting, core, opts, solver)?.preds),
+        None => farkas_nested_sequence(steps, nesting, core, solver),
+    }
+}
+
+/// Adds a sequence unless an equal one is there.
+fn push_new(sequences: &mut Vec<Sequence>, preds: Vec<Term>, source_used: Source, fallback: Option<String>) {
+    if !sequences.iter().any(|q| q.preds == preds) {
+        sequences.push(Sequence { quantified: count_quantified(&preds), preds, source_used, fallback });
     }
 }
 
@@ -222,7 +242,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
     }));
     let solver = trace.as_mut();
     let mut dfas: Vec<PredicateDfa> = vec![];
-    let (options, fallback) = nested_options(config.source);
+    let (sources, fallback) = nested_sources(config.source);
     let deadline = config.deadline;
     let verdict = loop {
         if budget.expired() {
@@ -266,36 +286,35 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                 let started = Instant::now();
                 let mut sequences: Vec<Sequence> = vec![];
                 let mut error = None;
-                for &opts in &options {
-                    let result = newton_nested(&steps, &nesting, &core, opts, solver);
-                    if let (Ok(s), true) = (&result, opts.transformer == Transformer::Sp && opts.it) {
-                        // Also the sequence without the conjuncts this trace does not need.
-                        let preds = weaken_nested(&s.preds, &steps, &nesting, solver, 200);
-                        let weaker = Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: Source::NewtonItSpLv, fallback: None };
-                        if weaker.preds != s.preds {
-                            sequences.push(weaker);
+                for &source in &sources {
+                    match nested_sequence(source, &steps, &nesting, &core, solver) {
+                        Ok(preds) => {
+                            if source == Source::NewtonItSpLv {
+                                // Also the sequence without the conjuncts this trace does not need.
+                                push_new(&mut sequences, weaken_nested(&preds, &steps, &nesting, solver, 200), source, None);
+                            }
+                            push_new(&mut sequences, preds, source, None);
                         }
-                    }
-                    match result {
-                        Ok(s) if sequences.iter().any(|q| q.preds == s.preds) => {}
-                        Ok(s) => sequences.push(Sequence {
-                            quantified: s.quantified,
-                            preds: s.preds,
-                            source_used: Source::NewtonItSpLv,
-                            fallback: None,
-                        }),
                         Err(e) => {
-                            tracing::debug!("{}: {e}", opts.name());
+                            tracing::debug!("{source}: {e}");
                             error = Some(e)
                         }
                     }
                 }
+                if let (true, Some(fallback)) = (sequences.is_empty(), fallback) {
+                    let why = match &error {
+                        Some(e) => format!("{}: {e}", config.source),
+                        None => format!("{}: nested trace", config.source),
+                    };
+                    stats.fallbacks += 1;
+                    stats.first_fallback.get_or_insert_with(|| why.clone());
+                    match nested_sequence(fallback, &steps, &nesting, &core, solver) {
+                        Ok(preds) => push_new(&mut sequences, preds, fallback, Some(why)),
+                        Err(e) => error = Some(e),
+                    }
+                }
                 stats.time_sequence_ms += started.elapsed().as_millis();
                 stats.sequences += sequences.len();
-                if fallback {
-                    stats.fallbacks += 1;
-                    stats.first_fallback.get_or_insert_with(|| format!("{}: nested trace", config.source));
-                }
                 let before = dfas.len();
                 for seq in sequences {
                     stats.quantified_predicates += seq.quantified;

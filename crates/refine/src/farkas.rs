@@ -6,9 +6,16 @@
 //! row); the interpolant at position `i` is the sum of the rows of the steps before `i`, renamed
 //! back to canonical variables. Over integers the rational relaxation may be satisfiable: then
 //! there are no multipliers and the source is not applicable.
+//!
+//! On a nested trace the same certificate gives *tree* interpolants: the assertion at a
+//! position sums the rows of the steps of its own invocation so far ([`summed_steps`]), so an
+//! assertion inside a callee speaks only of the callee's frame and the globals (a summary that
+//! holds at every call site), and a return's assertion follows from the callee's exit, the call
+//! site's assertion and the steps in between.
 
 use crate::error::RefineError;
-use crate::ssa::{ssa, Ssa};
+use crate::nested::{Nesting, StepKind};
+use crate::ssa::{ssa_scoped, Ssa};
 use ir::TransFormula;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -116,6 +123,13 @@ pub fn rows_of(f: &Term, step: usize, rows: &mut Vec<Row>) -> Result<(), RefineE
                 // ¬(a < b) ⇔ b ≤ a
                 Some(Op::Lt) if g.args.len() == 2 => {
                     push_row(rows, diff(&g.args[1], &g.args[0])?, false, step);
+                    Ok(())
+                }
+                // ¬(a ∨ b) ⇔ ¬a ∧ ¬b
+                Some(Op::Or) => {
+                    for a in &g.args {
+                        rows_of(&smt::build::not(a), step, rows)?;
+                    }
                     Ok(())
                 }
                 _ => Err(na(format!("not a linear atom: {f}"))),
@@ -308,46 +322,73 @@ pub enum Strength {
     Weakest,
 }
 
-/// The sequence interpolants `I_0 = true, .., I_n = false` from Farkas multipliers; both
-/// strengths are inductive (the weakest by the dual argument on the suffixes).
-fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], n: usize, strength: Strength) -> Result<Vec<Term>, RefineError> {
-    let mut preds = vec![tt()];
-    let mut coeffs: BTreeMap<Term, BigRational> = BTreeMap::new();
-    let mut bound = BigRational::zero();
-    let mut strict = false;
-    let mut by_step: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (j, r) in rows.iter().enumerate() {
-        if r.step < n && !lambda[j].is_zero() {
-            by_step[r.step].push(j);
-        }
-    }
-    let total_bound: BigRational = rows.iter().zip(lambda).map(|(r, l)| &r.bound * l).sum();
-    // strict_after[i]: a strict row of step ≥ i takes part in the certificate
-    let mut strict_after = vec![false; n + 1];
-    for i in (0..n).rev() {
-        strict_after[i] = strict_after[i + 1] || by_step[i].iter().any(|&j| rows[j].strict);
-    }
-    for (i, js) in by_step.iter().enumerate().take(n.saturating_sub(1)) {
-        for &j in js {
-            let r = &rows[j];
-            let l = &lambda[j];
-            for (v, c) in &r.coeffs {
-                *coeffs.entry(v.clone()).or_insert_with(BigRational::zero) += c * l;
+/// For each position `0..=n`, which steps its interpolant sums. For a flat trace the steps
+/// before it. For a nested trace the steps of the invocation the position is in, back to its
+/// call (excluded): a completed call counts with all its steps from the call to the return, and
+/// a call still pending at the end of the trace like an ordinary step (its callee's assertions
+/// may then keep facts of the caller, who never comes back).
+pub fn summed_steps(n: usize, nesting: Option<&Nesting>) -> Vec<Vec<bool>> {
+    let Some(nesting) = nesting else {
+        return (0..=n).map(|k| (0..n).map(|j| j < k).collect()).collect();
+    };
+    let returned: BTreeSet<usize> = (0..n).filter_map(|j| nesting.matching_call(j)).collect();
+    (0..=n)
+        .map(|k| {
+            let mut summed = vec![false; n];
+            let mut j = k;
+            while j > 0 {
+                let step = j - 1;
+                match nesting.kinds[step] {
+                    StepKind::Return { call, .. } => {
+                        summed[call..=step].iter_mut().for_each(|b| *b = true);
+                        j = call;
+                    }
+                    StepKind::Call if returned.contains(&step) => break,
+                    _ => {
+                        summed[step] = true;
+                        j = step;
+                    }
+                }
             }
-            bound += &r.bound * l;
+            summed
+        })
+        .collect()
+}
+
+/// The sequence interpolants `I_0 = true, .., I_n = false` from Farkas multipliers, `I_k` the
+/// sum of the rows of the steps `summed[k]`; both strengths are inductive on a flat trace (the
+/// weakest by the dual argument on the suffixes), the strongest also on a nested one.
+fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], summed: &[Vec<bool>], strength: Strength) -> Result<Vec<Term>, RefineError> {
+    let n = summed.len() - 1;
+    let mut preds = vec![tt()];
+    let used: Vec<(&Row, &BigRational)> = rows.iter().zip(lambda).filter(|(_, l)| !l.is_zero()).collect();
+    let total_bound: BigRational = used.iter().map(|(r, l)| &r.bound * *l).sum();
+    for (k, summed) in summed.iter().enumerate().take(n).skip(1) {
+        let mut coeffs: BTreeMap<Term, BigRational> = BTreeMap::new();
+        let mut bound = BigRational::zero();
+        let (mut strict, mut strict_rest) = (false, false);
+        for (r, l) in &used {
+            if !summed[r.step] {
+                strict_rest |= r.strict;
+                continue;
+            }
+            for (v, c) in &r.coeffs {
+                *coeffs.entry(v.clone()).or_insert_with(BigRational::zero) += c * *l;
+            }
+            bound += &r.bound * *l;
             strict |= r.strict;
         }
         coeffs.retain(|_, c| !c.is_zero());
-        let back: HashMap<Term, Term> = s.back_to_canonical(i + 1);
+        let back: HashMap<Term, Term> = s.back_to_canonical(k);
         let mut canon = BTreeMap::new();
         for (v, c) in &coeffs {
-            let x = back.get(v).ok_or_else(|| na(format!("interpolant at position {} mentions {v}, not current there", i + 1)))?;
+            let x = back.get(v).ok_or_else(|| na(format!("interpolant at position {k} mentions {v}, not current there")))?;
             canon.insert(x.clone(), c.clone());
         }
         preds.push(match strength {
             Strength::Strongest => build_atom(&canon, &bound, strict),
             // not(the rest of the certificate): same coefficients, the bound moved by -total
-            Strength::Weakest => build_atom(&canon, &(&bound - &total_bound), !strict_after[i + 1]),
+            Strength::Weakest => build_atom(&canon, &(&bound - &total_bound), !strict_rest),
         });
     }
     if n > 0 {
@@ -381,18 +422,32 @@ pub fn farkas_sequence_of(
     solver: &mut dyn Solver,
     strength: Strength,
 ) -> Result<Vec<Term>, RefineError> {
-    split_sequence(trace, core, solver, MAX_CASES, strength)
+    split_sequence(trace, None, core, solver, MAX_CASES, strength)
 }
 
+/// Tree interpolants of an infeasible nested trace (the strongest ones; see the module
+/// documentation), with the case splits of [`farkas_sequence`].
+pub fn farkas_nested_sequence(
+    trace: &[TransFormula],
+    nesting: &Nesting,
+    core: &BTreeSet<usize>,
+    solver: &mut dyn Solver,
+) -> Result<Vec<Term>, RefineError> {
+    split_sequence(trace, Some(nesting), core, solver, MAX_CASES, Strength::Strongest)
+}
+
+/// The cases' sequences combine per position: by `∧` where the position's interpolant does not
+/// sum the split step (each case's assertion holds there), by `∨` where it does.
 fn split_sequence(
     trace: &[TransFormula],
+    nesting: Option<&Nesting>,
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
     budget: usize,
     strength: Strength,
 ) -> Result<Vec<Term>, RefineError> {
     let Some((step, cases)) = split_step(trace, core) else {
-        return plain_sequence(trace, core, solver, strength);
+        return plain_sequence(trace, nesting, core, solver, strength);
     };
     if cases.len() > budget {
         return Err(na("too many disjunctions and disequalities"));
@@ -401,15 +456,16 @@ fn split_sequence(
     for case in &cases {
         let mut t = trace.to_vec();
         t[step].formula = case.clone();
-        seqs.push(split_sequence(&t, core, solver, budget / cases.len(), strength)?);
+        seqs.push(split_sequence(&t, nesting, core, solver, budget / cases.len(), strength)?);
     }
+    let summed = summed_steps(trace.len(), nesting);
     let combined = (0..=trace.len())
         .map(|i| {
             let parts: Vec<Term> = seqs.iter().map(|s| s[i].clone()).collect();
-            if i <= step {
-                and(&parts)
-            } else {
+            if summed[i][step] {
                 or(&parts)
+            } else {
+                and(&parts)
             }
         })
         .collect();
@@ -448,6 +504,7 @@ fn split_step(trace: &[TransFormula], core: &BTreeSet<usize>) -> Option<(usize, 
 /// Farkas interpolation of a trace whose core steps are conjunctions of linear atoms.
 fn plain_sequence(
     trace: &[TransFormula],
+    nesting: Option<&Nesting>,
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
     strength: Strength,
@@ -456,7 +513,7 @@ fn plain_sequence(
     if n == 0 {
         return Err(RefineError::NotInfeasible("empty trace".into()));
     }
-    let s = ssa(trace);
+    let s = ssa_scoped(trace, nesting);
     let mut rows = Vec::new();
     for (i, f) in s.conjuncts.iter().enumerate() {
         if core.is_empty() || core.contains(&i) {
@@ -477,7 +534,7 @@ fn plain_sequence(
     if !is_certificate(&rows, &lambda) {
         return Err(na("solver's multipliers are not a Farkas certificate"));
     }
-    interpolants(&s, &rows, &lambda, n, strength)
+    interpolants(&s, &rows, &lambda, &summed_steps(n, nesting), strength)
 }
 
 /// Over integer variables, scales a row to coprime integral coefficients and rounds its bound
@@ -544,6 +601,37 @@ mod tests {
         ] {
             assert!(matches!(rows_of(&f, 0, &mut rows), Err(RefineError::NotApplicable(_))), "{f}");
         }
+    }
+
+    #[test]
+    fn negated_disjunctions_are_conjunctions_of_rows() {
+        let mut rows = Vec::new();
+        rows_of(&not(&or(&[lt(&x(), &int(0)), lt(&int(9), &x())])), 0, &mut rows).unwrap();
+        // 0 ≤ x and x ≤ 9: -x ≤ 0 and x ≤ 9
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| !r.strict && r.coeffs.len() == 1));
+        assert_eq!(rows.iter().map(|r| r.bound.clone()).collect::<Vec<_>>(), vec![BigRational::zero(), BigRational::from_integer(9.into())]);
+    }
+
+    #[test]
+    fn tree_interpolants_sum_the_steps_of_their_invocation() {
+        let ret = ir::ReturnLetter { assign: vec![], links: vec![], kept: vec![] };
+        let nesting = |kinds: Vec<StepKind>| Nesting { kinds, globals: BTreeSet::new(), locals: BTreeSet::new() };
+        let (i, c) = (StepKind::Internal, StepKind::Call);
+        // x; call; y; return; z
+        let n = nesting(vec![i.clone(), c.clone(), i.clone(), StepKind::Return { call: 1, letter: ret }, i.clone()]);
+        let summed = summed_steps(5, Some(&n));
+        let steps = |k: usize| (0..5).filter(|&j| summed[k][j]).collect::<Vec<_>>();
+        assert_eq!(steps(1), vec![0]);
+        assert_eq!(steps(2), Vec::<usize>::new(), "the callee's entry knows nothing of the caller");
+        assert_eq!(steps(3), vec![2]);
+        assert_eq!(steps(4), vec![0, 1, 2, 3]);
+        assert_eq!(steps(5), vec![0, 1, 2, 3, 4]);
+        // A call still pending at the end counts like an ordinary step.
+        let pending = summed_steps(3, Some(&nesting(vec![i.clone(), c, i])));
+        assert_eq!(pending[3], vec![true, true, true]);
+        assert_eq!(pending[2], vec![true, true, false]);
+        assert_eq!(summed_steps(2, None), vec![vec![false, false], vec![true, false], vec![true, true]]);
     }
 
     #[test]

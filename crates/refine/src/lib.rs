@@ -210,7 +210,8 @@ fn newton_sequence(
     Ok(Sequence { preds: s.preds, source_used: source, quantified: s.quantified, fallback: None })
 }
 
-fn count_quantified(preds: &[Term]) -> usize {
+/// How many of the assertions contain a quantifier.
+pub fn count_quantified(preds: &[Term]) -> usize {
     preds.iter().filter(|p| p.has_quantifier()).count()
 }
 

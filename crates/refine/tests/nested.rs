@@ -4,6 +4,7 @@
 //! callee's parameter has the caller's name `x`, as in a recursive procedure.
 
 use ir::{ReturnLetter, Stmt, TransFormula};
+use refine::farkas::farkas_nested_sequence;
 use refine::nested::{check_inductive_nested, newton_nested, Nesting, StepKind};
 use refine::newton::{NewtonOptions, Transformer};
 use refine::{check_scoped_trace, TraceCheck};
@@ -18,7 +19,8 @@ fn iv(n: &str) -> Term {
 
 fn trace(last: Term) -> (Vec<TransFormula>, Nesting) {
     let (x, y, r) = (iv("x"), iv("y"), iv("r"));
-    let ret = ReturnLetter { assign: vec![(y.clone(), r.clone())], links: vec![], kept: vec![] };
+    // The callee does not assign its parameter: it is linked to the argument.
+    let ret = ReturnLetter { assign: vec![(y.clone(), r.clone())], links: vec![(x.clone(), add(&[x.clone(), int(1)]))], kept: vec![] };
     let steps = vec![
         Stmt::Assign(vec![(x.clone(), int(5))]),
         Stmt::Seq(vec![Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(1)]))]), Stmt::Havoc(vec![r.clone()])]),
@@ -61,4 +63,23 @@ fn nested_sequences_are_inductive() {
     let opts = NewtonOptions { transformer: Transformer::Sp, it: true, lv: true };
     let seq = newton_nested(&t, &n, &core, opts, &mut s).unwrap();
     assert!(!smt::subst::free_vars(&seq.preds[3]).contains(&y), "{:?}", seq.preds);
+}
+
+#[test]
+fn tree_interpolants_are_inductive_summaries() {
+    let (x, y, r) = (iv("x"), iv("y"), iv("r"));
+    // y = 12 is the only outcome; y ≠ 12 is split into y < 12 and 12 < y.
+    let (t, n) = trace(not(&eq(&y, &int(12))));
+    let mut s = Z3Solver::new();
+    let core = match check_scoped_trace(&t, Some(&n), &mut s) {
+        TraceCheck::Infeasible { core } => core,
+        other => panic!("expected infeasible, got {other:?}"),
+    };
+    let preds = farkas_nested_sequence(&t, &n, &core, &mut s).expect("tree interpolants");
+    assert_eq!(check_inductive_nested(&preds, &t, &n, &mut s), Some(true), "{preds:?}");
+    // The callee's entry knows nothing of the call site; after `r := 2 * x` its assertion
+    // relates its own frame only: a summary that holds for every argument.
+    assert!(preds[2].is_true(), "{preds:?}");
+    let inside = smt::subst::free_vars(&preds[3]);
+    assert!(!inside.is_empty() && inside.iter().all(|v| *v == x || *v == r), "{preds:?}");
 }
