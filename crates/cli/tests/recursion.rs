@@ -55,3 +55,17 @@ fn inline_uses_contracts_and_never_claims_a_bug_through_them() {
     assert_eq!(verdict(&own("lecture-mccarthy91.c"), &["--inline", "--timeout", "60"]), "UNKNOWN");
     assert_eq!(verdict(&own("lecture-mccarthy91-bug.c"), &["--inline", "--timeout", "60"]), "UNKNOWN");
 }
+
+/// `craig` on nested words uses tree interpolants: McCarthy's 91 function and the up-and-down
+/// program are proved without falling back to Newton, the bug is still found.
+#[test]
+fn tree_interpolants_prove_recursive_programs() {
+    for (name, expected) in
+        [("lecture-mccarthy91.c", "TRUE"), ("updown-local.bpl", "TRUE"), ("lecture-mccarthy91-bug.c", "FALSE(unreach-call)")]
+    {
+        let out = output(&own(name), &["--refinement", "craig", "--json-stats", "--timeout", "60"]);
+        assert_eq!(out.lines().next(), Some(expected), "{name}: {out}");
+        let stats: serde_json::Value = serde_json::from_str(out.lines().last().unwrap_or("")).expect("JSON statistics");
+        assert_eq!(stats["fallbacks"], 0, "{name}: {stats}");
+    }
+}

@@ -472,9 +472,9 @@ fn split_sequence(
     Ok(combined)
 }
 
-/// The first core step with a disjunction or an arithmetic disequality among its conjuncts,
-/// and its formula with that conjunct replaced by each case (each disjunct; the two strict
-/// inequalities).
+/// The first core step with a disjunction (also a negated conjunction) or an arithmetic
+/// disequality among its conjuncts, and its formula with that conjunct replaced by each case
+/// (each disjunct; the two strict inequalities).
 fn split_step(trace: &[TransFormula], core: &BTreeSet<usize>) -> Option<(usize, Vec<Term>)> {
     for (i, tf) in trace.iter().enumerate() {
         if !core.is_empty() && !core.contains(&i) {
@@ -484,6 +484,8 @@ fn split_step(trace: &[TransFormula], core: &BTreeSet<usize>) -> Option<(usize, 
         for (k, c) in conj.iter().enumerate() {
             let alternatives = match c.op() {
                 Some(Op::Or) => c.args.clone(),
+                // ¬(a ∧ b) ⇔ ¬a ∨ ¬b
+                Some(Op::Not) if c.args[0].op() == Some(&Op::And) => c.args[0].args.iter().map(smt::build::not).collect(),
                 Some(Op::Not) if c.args[0].op() == Some(&Op::Eq) && c.args[0].args.len() == 2 && c.args[0].args[0].sort.is_arith() => {
                     let e = &c.args[0];
                     vec![lt(&e.args[0], &e.args[1]), lt(&e.args[1], &e.args[0])]

@@ -53,7 +53,7 @@ pub enum Source {
     /// Craig interpolants from an external SMT-LIB solver by repeated binary interpolation
     /// (falls back to `NewtonItSpLv` when the solver gives none or the sequence is not inductive).
     CraigSmtLib,
-    /// Craig, then it-sp-lv, then sp-lv, stopping at the first perfect sequence
+    /// Craig, then it-wp-lv, it-sp-lv and sp-lv, stopping at the first perfect sequence
     /// (see [`portfolio::portfolio`]; run by the engine, which knows the path program).
     Portfolio,
 }

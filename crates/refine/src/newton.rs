@@ -136,6 +136,27 @@ pub fn newton(
     opts: NewtonOptions,
     solver: &mut dyn Solver,
 ) -> Result<NewtonSequence, RefineError> {
+    newton_with(trace, core, opts, solver, false)
+}
+
+/// The size (distinct term nodes) at which a bounded weakest-precondition sequence gives up.
+pub const MAX_WP_NODES: usize = 400;
+
+/// The time after which a bounded weakest-precondition sequence gives up (checked between steps).
+pub const WP_BUDGET_MS: u128 = 1_000;
+
+/// [`newton`]; with `bounded`, a weakest-precondition sequence gives up (not applicable) where
+/// elimination leaves a quantifier that neither the step nor the assertion after it has, where
+/// an assertion grows past [`MAX_WP_NODES`], or after [`WP_BUDGET_MS`]: every earlier
+/// precondition would carry the quantifier or the size, and each elimination then costs its
+/// full timeout.
+pub fn newton_with(
+    trace: &[TransFormula],
+    core: &BTreeSet<usize>,
+    opts: NewtonOptions,
+    solver: &mut dyn Solver,
+    bounded: bool,
+) -> Result<NewtonSequence, RefineError> {
     let abstracted;
     let steps: &[TransFormula] = if opts.it {
         abstracted = infeasible_core(trace, core);
@@ -145,7 +166,7 @@ pub fn newton(
     };
     let mut preds = match opts.transformer {
         Transformer::Sp => sp_sequence(steps, opts.lv),
-        Transformer::Wp => wp_sequence(steps, opts.lv),
+        Transformer::Wp => wp_sequence(steps, opts.lv, bounded)?,
     };
     // The ends are `true` and `false` only up to equivalence (and only if the trace is
     // infeasible, and the solver can tell): check that, then make them literal.
@@ -178,17 +199,28 @@ fn sp_sequence(steps: &[TransFormula], lv: bool) -> Vec<Term> {
 /// Weakest preconditions backwards from `false`; with `lv`, each projected universally onto
 /// the past-live variables. The projection only strengthens, so `{I_i} st {I_{i+1}}` holds by
 /// construction; that `I_0` stays valid is what liveness buys (and [`newton`] checks).
-fn wp_sequence(steps: &[TransFormula], lv: bool) -> Vec<Term> {
+fn wp_sequence(steps: &[TransFormula], lv: bool, bounded: bool) -> Result<Vec<Term>, RefineError> {
     let live = lv.then(|| past_live(steps));
     let mut preds = vec![ff(); steps.len() + 1];
+    let started = std::time::Instant::now();
     for (i, tf) in steps.iter().enumerate().rev() {
+        if bounded && started.elapsed().as_millis() > WP_BUDGET_MS {
+            return Err(RefineError::NotApplicable(format!("weakest preconditions took over {WP_BUDGET_MS} ms")));
+        }
         let mut pre = wp(tf, &preds[i + 1]);
         if let Some(live) = &live {
             pre = project_forall(&pre, &live[i]);
         }
-        preds[i] = simplify(&pre);
+        let pre = simplify(&pre);
+        if bounded && pre.has_quantifier() && !preds[i + 1].has_quantifier() && !tf.formula.has_quantifier() {
+            return Err(RefineError::NotApplicable(format!("the weakest precondition of step {i} keeps a quantifier")));
+        }
+        if bounded && pre.dag_size() > MAX_WP_NODES {
+            return Err(RefineError::NotApplicable(format!("the weakest precondition of step {i} has over {MAX_WP_NODES} nodes")));
+        }
+        preds[i] = pre;
     }
-    preds
+    Ok(preds)
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! The portfolio of "Craig vs. Newton": try sources in a fixed order (Craig with its strongest,
-//! then its weakest interpolants, then Newton), stop at the first *perfect* sequence (inductive for the trace's path program, so it also holds loop
-//! invariants of that program), otherwise keep every sequence found.
+//! then its weakest interpolants, then Newton: the weakest-precondition variant first, which
+//! the experiment of `docs/craig-vs-newton.md` found strongest), stop at the first *perfect*
+//! sequence (inductive for the trace's path program, so it also holds loop invariants of that
+//! program), otherwise keep every sequence found.
 
 use crate::hoare::{HoareChecker, Validity};
-use crate::newton::newton;
+use crate::newton::newton_with;
 use crate::farkas::{self, Strength};
 use crate::{RefineError, Sequence, Source};
 use ir::TransFormula;
@@ -11,8 +13,10 @@ use smt::build::and;
 use smt::{Solver, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The order in which the portfolio tries sources.
-pub const ORDER: [Source; 3] = [Source::Craig, Source::NewtonItSpLv, Source::NewtonSpLv];
+/// The order in which the portfolio tries sources. Its weakest preconditions give up where
+/// quantifier elimination fails or they grow large ([`newton_with`]): such sequences are
+/// rarely perfect and make every later elimination expensive.
+pub const ORDER: [Source; 4] = [Source::Craig, Source::NewtonItWpLv, Source::NewtonItSpLv, Source::NewtonSpLv];
 
 /// Where a trace runs: `letters[i]` is the id of step `i` (stable across traces, so the Hoare
 /// cache can be shared) and `locs[i]`, `locs[i + 1]` the locations it connects.
@@ -39,7 +43,7 @@ fn sequences_from(
     solver: &mut dyn Solver,
 ) -> Result<Vec<(Sequence, bool)>, RefineError> {
     let mut all = match source.newton_options() {
-        Some(opts) => vec![(newton(trace, core, opts, solver)?.preds, true)],
+        Some(opts) => vec![(newton_with(trace, core, opts, solver, true)?.preds, true)],
         None => vec![
             (farkas::farkas_sequence_of(trace, core, solver, Strength::Strongest)?, true),
             (farkas::farkas_sequence_of(trace, core, solver, Strength::Weakest)?, false),

@@ -501,6 +501,27 @@ fn farkas_splits_disequalities_and_tightens_integer_rows() {
     assert_eq!(seq.source_used, Source::Craig);
 }
 
+/// `x := 0; y := 42; x := x + 1; assume x >= 1; assume !(x == 1 && y == 42)` (a violated
+/// `assert(x == 1 && y == 42)`): the negated conjunction is split into its cases, so Farkas
+/// applies.
+#[test]
+fn farkas_splits_negated_conjunctions() {
+    let (x, y) = (iv("x"), iv("y"));
+    let trace = vec![
+        assign(&x, int(0)),
+        assign(&y, int(42)),
+        assign(&x, add(&[x.clone(), int(1)])),
+        assume(ge(&x, &int(1))),
+        assume(not(&and(&[eq(&x, &int(1)), eq(&y, &int(42))]))),
+    ];
+    let mut s = solver();
+    let core = infeasible_core(&trace, &mut s);
+    let preds = farkas_sequence(&trace, &core, &mut s).expect("Farkas applies after splitting");
+    assert!(is_inductive(&preds, &trace, &mut s));
+    // After `y := 42` the assertion speaks of both variables.
+    assert_eq!(free_vars(&preds[3]).len(), 2, "{preds:?}");
+}
+
 /// The portfolio stops at the first perfect sequence: for a counting loop Craig's
 /// `x <= 10`-style assertions are inductive on the path program.
 #[test]

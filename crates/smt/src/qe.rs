@@ -501,20 +501,31 @@ fn eliminate_with(q: Quantifier, vars: &[Term], body: &Term, z3_timeout_ms: Opti
 /// Timeout of each satisfiability check of [`drop_unsat_parts`].
 const PART_CHECK_TIMEOUT_MS: u64 = 200;
 
+/// Time for all the checks of one [`drop_unsat_parts`]: an elimination may return thousands of
+/// disjuncts; past this budget the rest stay unchecked (dropping them is only a simplification).
+const PART_CHECKS_BUDGET_MS: u64 = 1_000;
+
 /// `t` without the disjuncts (also under ∃ and ∧) that Z3 quickly shows unsatisfiable.
 fn drop_unsat_parts(t: &Term) -> Term {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(PART_CHECKS_BUDGET_MS);
+    drop_unsat_parts_until(t, deadline)
+}
+
+fn drop_unsat_parts_until(t: &Term, deadline: std::time::Instant) -> Term {
     match (&t.kind, t.op()) {
         (_, Some(Op::Or)) => {
             let parts: Vec<Term> = t
                 .args
                 .iter()
-                .map(drop_unsat_parts)
-                .filter(|p| crate::simplify::is_sat(p, PART_CHECK_TIMEOUT_MS) != Some(false))
+                .map(|a| drop_unsat_parts_until(a, deadline))
+                .filter(|p| {
+                    std::time::Instant::now() >= deadline || crate::simplify::is_sat(p, PART_CHECK_TIMEOUT_MS) != Some(false)
+                })
                 .collect();
             build::or(&parts)
         }
-        (_, Some(Op::And)) => build::and(&t.args.iter().map(drop_unsat_parts).collect::<Vec<_>>()),
-        (Kind::Quant(Quantifier::Exists, _), _) => build::rebuild(t, vec![drop_unsat_parts(&t.args[0])]),
+        (_, Some(Op::And)) => build::and(&t.args.iter().map(|a| drop_unsat_parts_until(a, deadline)).collect::<Vec<_>>()),
+        (Kind::Quant(Quantifier::Exists, _), _) => build::rebuild(t, vec![drop_unsat_parts_until(&t.args[0], deadline)]),
         _ => t.clone(),
     }
 }
