@@ -60,6 +60,7 @@ fn own_programs_give_their_verdicts() {
         ("requires-violated.bpl", "FALSE(unreach-call)"),
         ("external-contract.bpl", "TRUE"),
         ("array-swap.bpl", "TRUE"),
+        ("no-implementation.bpl", "TRUE"),
     ] {
         let r = tracery(&["--timeout", "30"], &own(name));
         assert_eq!(r.code, 0, "{name}: {}", r.stderr);
