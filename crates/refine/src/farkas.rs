@@ -8,7 +8,7 @@
 //! there are no multipliers and the source is not applicable.
 //!
 //! On a nested trace the same certificate gives *tree* interpolants: the assertion at a
-//! position sums the rows of the steps of its own invocation so far ([`summed_steps`]), so an
+//! position sums the rows of the steps of its own invocation so far ([`summands`]), so an
 //! assertion inside a callee speaks only of the callee's frame and the globals (a summary that
 //! holds at every call site), and a return's assertion follows from the callee's exit, the call
 //! site's assertion and the steps in between.
@@ -322,74 +322,111 @@ pub enum Strength {
     Weakest,
 }
 
-/// For each position `0..=n`, which steps its interpolant sums. For a flat trace the steps
-/// before it. For a nested trace the steps of the invocation the position is in, back to its
-/// call (excluded): a completed call counts with all its steps from the call to the return, and
-/// a call still pending at the end of the trace like an ordinary step (its callee's assertions
-/// may then keep facts of the caller, who never comes back).
-pub fn summed_steps(n: usize, nesting: Option<&Nesting>) -> Vec<Vec<bool>> {
-    let Some(nesting) = nesting else {
-        return (0..=n).map(|k| (0..n).map(|j| j < k).collect()).collect();
-    };
-    let returned: BTreeSet<usize> = (0..n).filter_map(|j| nesting.matching_call(j)).collect();
-    (0..=n)
-        .map(|k| {
-            let mut summed = vec![false; n];
-            let mut j = k;
-            while j > 0 {
-                let step = j - 1;
-                match nesting.kinds[step] {
-                    StepKind::Return { call, .. } => {
-                        summed[call..=step].iter_mut().for_each(|b| *b = true);
-                        j = call;
-                    }
-                    StepKind::Call if returned.contains(&step) => break,
-                    _ => {
-                        summed[step] = true;
-                        j = step;
-                    }
-                }
+/// One summand of the interpolant at a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Summand {
+    /// The sum at an earlier position.
+    Sum(usize),
+    /// The rows of a step.
+    Step(usize),
+}
+
+/// For each position `0..=n`, the summands of its interpolant. For a flat trace the sum at the
+/// position before and the step in between (a prefix sum). For a nested trace the steps of the
+/// invocation the position is in, back to its call (excluded): after a return, the sum at its
+/// call's position, the call, the callee's sum at its exit and the return; at a callee's entry
+/// nothing; a call still pending at the end of the trace counts like an ordinary step (its
+/// callee's assertions may then keep facts of the caller, who never comes back).
+pub fn summands(n: usize, nesting: Option<&Nesting>) -> Vec<Vec<Summand>> {
+    let returned: BTreeSet<usize> = nesting.map(|ns| (0..n).filter_map(|j| ns.matching_call(j)).collect()).unwrap_or_default();
+    let mut out = vec![vec![]];
+    for step in 0..n {
+        out.push(match nesting.map(|ns| &ns.kinds[step]) {
+            Some(StepKind::Return { call, .. }) => {
+                vec![Summand::Sum(*call), Summand::Step(*call), Summand::Sum(step), Summand::Step(step)]
             }
-            summed
-        })
-        .collect()
+            Some(StepKind::Call) if returned.contains(&step) => vec![],
+            _ => vec![Summand::Sum(step), Summand::Step(step)],
+        });
+    }
+    out
+}
+
+/// For each position, whether its interpolant sums the rows of `step`.
+pub fn sums_step(summands: &[Vec<Summand>], step: usize) -> Vec<bool> {
+    let mut out: Vec<bool> = Vec::with_capacity(summands.len());
+    for parts in summands {
+        let summed = parts.iter().any(|p| match *p {
+            Summand::Sum(k) => out[k],
+            Summand::Step(j) => j == step,
+        });
+        out.push(summed);
+    }
+    out
+}
+
+/// A linear combination of rows: coefficients, bound, and how many strict rows it has.
+#[derive(Clone, Default)]
+struct RowSum {
+    coeffs: BTreeMap<Term, BigRational>,
+    bound: BigRational,
+    strict: usize,
+}
+
+impl RowSum {
+    fn add(&mut self, other: &RowSum) {
+        for (v, c) in &other.coeffs {
+            *self.coeffs.entry(v.clone()).or_insert_with(BigRational::zero) += c;
+        }
+        self.bound += &other.bound;
+        self.strict += other.strict;
+    }
+
+    fn add_row(&mut self, r: &Row, l: &BigRational) {
+        for (v, c) in &r.coeffs {
+            *self.coeffs.entry(v.clone()).or_insert_with(BigRational::zero) += c * l;
+        }
+        self.bound += &r.bound * l;
+        self.strict += usize::from(r.strict);
+    }
 }
 
 /// The sequence interpolants `I_0 = true, .., I_n = false` from Farkas multipliers, `I_k` the
-/// sum of the rows of the steps `summed[k]`; both strengths are inductive on a flat trace (the
-/// weakest by the dual argument on the suffixes), the strongest also on a nested one.
-fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], summed: &[Vec<bool>], strength: Strength) -> Result<Vec<Term>, RefineError> {
-    let n = summed.len() - 1;
+/// sum of `summands[k]`; both strengths are inductive on a flat trace (the weakest by the dual
+/// argument on the suffixes), the strongest also on a nested one.
+fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], summands: &[Vec<Summand>], strength: Strength) -> Result<Vec<Term>, RefineError> {
+    let n = summands.len() - 1;
+    let mut of_step = vec![RowSum::default(); n];
+    let mut total = RowSum::default();
+    for (r, l) in rows.iter().zip(lambda).filter(|(r, l)| !l.is_zero() && r.step < n) {
+        of_step[r.step].add_row(r, l);
+        total.add_row(r, l);
+    }
+    let mut sums: Vec<RowSum> = Vec::with_capacity(n + 1);
     let mut preds = vec![tt()];
-    let used: Vec<(&Row, &BigRational)> = rows.iter().zip(lambda).filter(|(_, l)| !l.is_zero()).collect();
-    let total_bound: BigRational = used.iter().map(|(r, l)| &r.bound * *l).sum();
-    for (k, summed) in summed.iter().enumerate().take(n).skip(1) {
-        let mut coeffs: BTreeMap<Term, BigRational> = BTreeMap::new();
-        let mut bound = BigRational::zero();
-        let (mut strict, mut strict_rest) = (false, false);
-        for (r, l) in &used {
-            if !summed[r.step] {
-                strict_rest |= r.strict;
-                continue;
-            }
-            for (v, c) in &r.coeffs {
-                *coeffs.entry(v.clone()).or_insert_with(BigRational::zero) += c * *l;
-            }
-            bound += &r.bound * *l;
-            strict |= r.strict;
+    for (k, parts) in summands.iter().enumerate() {
+        let mut sum = RowSum::default();
+        for p in parts {
+            sum.add(match *p {
+                Summand::Sum(j) => &sums[j],
+                Summand::Step(j) => &of_step[j],
+            });
         }
-        coeffs.retain(|_, c| !c.is_zero());
-        let back: HashMap<Term, Term> = s.back_to_canonical(k);
-        let mut canon = BTreeMap::new();
-        for (v, c) in &coeffs {
-            let x = back.get(v).ok_or_else(|| na(format!("interpolant at position {k} mentions {v}, not current there")))?;
-            canon.insert(x.clone(), c.clone());
+        sum.coeffs.retain(|_, c| !c.is_zero());
+        if (1..n).contains(&k) {
+            let back: HashMap<Term, Term> = s.back_to_canonical(k);
+            let mut canon = BTreeMap::new();
+            for (v, c) in &sum.coeffs {
+                let x = back.get(v).ok_or_else(|| na(format!("interpolant at position {k} mentions {v}, not current there")))?;
+                canon.insert(x.clone(), c.clone());
+            }
+            preds.push(match strength {
+                Strength::Strongest => build_atom(&canon, &sum.bound, sum.strict > 0),
+                // not(the rest of the certificate): same coefficients, the bound moved by -total
+                Strength::Weakest => build_atom(&canon, &(&sum.bound - &total.bound), sum.strict == total.strict),
+            });
         }
-        preds.push(match strength {
-            Strength::Strongest => build_atom(&canon, &bound, strict),
-            // not(the rest of the certificate): same coefficients, the bound moved by -total
-            Strength::Weakest => build_atom(&canon, &(&bound - &total_bound), !strict_rest),
-        });
+        sums.push(sum);
     }
     if n > 0 {
         preds.push(ff());
@@ -458,11 +495,11 @@ fn split_sequence(
         t[step].formula = case.clone();
         seqs.push(split_sequence(&t, nesting, core, solver, budget / cases.len(), strength)?);
     }
-    let summed = summed_steps(trace.len(), nesting);
+    let summed = sums_step(&summands(trace.len(), nesting), step);
     let combined = (0..=trace.len())
         .map(|i| {
             let parts: Vec<Term> = seqs.iter().map(|s| s[i].clone()).collect();
-            if summed[i][step] {
+            if summed[i] {
                 or(&parts)
             } else {
                 and(&parts)
@@ -536,7 +573,7 @@ fn plain_sequence(
     if !is_certificate(&rows, &lambda) {
         return Err(na("solver's multipliers are not a Farkas certificate"));
     }
-    interpolants(&s, &rows, &lambda, &summed_steps(n, nesting), strength)
+    interpolants(&s, &rows, &lambda, &summands(n, nesting), strength)
 }
 
 /// Over integer variables, scales a row to coprime integral coefficients and rounds its bound
@@ -622,18 +659,20 @@ mod tests {
         let (i, c) = (StepKind::Internal, StepKind::Call);
         // x; call; y; return; z
         let n = nesting(vec![i.clone(), c.clone(), i.clone(), StepKind::Return { call: 1, letter: ret }, i.clone()]);
-        let summed = summed_steps(5, Some(&n));
-        let steps = |k: usize| (0..5).filter(|&j| summed[k][j]).collect::<Vec<_>>();
+        let parts = summands(5, Some(&n));
+        let by_step: Vec<Vec<bool>> = (0..5).map(|j| sums_step(&parts, j)).collect();
+        let steps = |k: usize| (0..5).filter(|&j| by_step[j][k]).collect::<Vec<_>>();
         assert_eq!(steps(1), vec![0]);
         assert_eq!(steps(2), Vec::<usize>::new(), "the callee's entry knows nothing of the caller");
         assert_eq!(steps(3), vec![2]);
         assert_eq!(steps(4), vec![0, 1, 2, 3]);
         assert_eq!(steps(5), vec![0, 1, 2, 3, 4]);
         // A call still pending at the end counts like an ordinary step.
-        let pending = summed_steps(3, Some(&nesting(vec![i.clone(), c, i])));
-        assert_eq!(pending[3], vec![true, true, true]);
-        assert_eq!(pending[2], vec![true, true, false]);
-        assert_eq!(summed_steps(2, None), vec![vec![false, false], vec![true, false], vec![true, true]]);
+        let pending = summands(3, Some(&nesting(vec![i.clone(), c, i])));
+        assert_eq!((0..3).map(|j| sums_step(&pending, j)[3]).collect::<Vec<_>>(), vec![true, true, true]);
+        assert_eq!((0..3).map(|j| sums_step(&pending, j)[2]).collect::<Vec<_>>(), vec![true, true, false]);
+        // A flat trace: prefix sums.
+        assert_eq!(summands(2, None), vec![vec![], vec![Summand::Sum(0), Summand::Step(0)], vec![Summand::Sum(1), Summand::Step(1)]]);
     }
 
     #[test]
