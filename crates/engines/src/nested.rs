@@ -18,6 +18,7 @@ use automata::{
 use ir::{Block, Cfg, Edge, Label, NestedProgram, ReturnLetter, Stmt, TransFormula};
 use refine::farkas::farkas_nested_sequence;
 use refine::nested::{newton_nested, weaken_nested, Nesting, StepKind};
+use refine::newton::Transformer;
 use refine::hoare::check_triple;
 use refine::{check_scoped_trace, count_quantified, HoareChecker, RefineError, Sequence, Source, TraceCheck, Validity};
 use smt::build::and;
@@ -289,7 +290,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                 for &source in &sources {
                     match nested_sequence(source, &steps, &nesting, &core, solver) {
                         Ok(preds) => {
-                            if source == Source::NewtonItSpLv {
+                            if source.newton_options().is_some_and(|o| o.transformer == Transformer::Sp && o.it) {
                                 // Also the sequence without the conjuncts this trace does not need.
                                 push_new(&mut sequences, weaken_nested(&preds, &steps, &nesting, solver, 200), source, None);
                             }
