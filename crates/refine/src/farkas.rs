@@ -234,20 +234,11 @@ pub fn is_certificate(rows: &[Row], lambda: &[BigRational]) -> bool {
     if rows.len() != lambda.len() || lambda.iter().any(|l| l.is_negative()) {
         return false;
     }
-    let mut sum: BTreeMap<&Term, BigRational> = BTreeMap::new();
-    let mut b = BigRational::zero();
-    let mut strict = false;
-    for (r, l) in rows.iter().zip(lambda) {
-        if l.is_zero() {
-            continue;
-        }
-        for (v, c) in &r.coeffs {
-            *sum.entry(v).or_insert_with(BigRational::zero) += c * l;
-        }
-        b += &r.bound * l;
-        strict |= r.strict;
+    let mut sum = RowSum::default();
+    for (r, l) in rows.iter().zip(lambda).filter(|(_, l)| !l.is_zero()) {
+        sum.add_row(r, l);
     }
-    sum.values().all(|c| c.is_zero()) && (b.is_negative() || (b.is_zero() && strict))
+    sum.coeffs.values().all(|c| c.is_zero()) && (sum.bound.is_negative() || (sum.bound.is_zero() && sum.strict > 0))
 }
 
 fn lcm(a: &BigInt, b: &BigInt) -> BigInt {
