@@ -1,5 +1,7 @@
 //! The `tracery` command: verify a program and print the verdict.
 
+mod last_word;
+
 use anyhow::{Context, Result};
 use clap::Parser;
 use engines::{Config, Outcome, Source, Stats, Verdict};
@@ -106,6 +108,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    last_word::catch_solver_crashes();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("TRACERY_LOG"))
         .with_writer(std::io::stderr)
@@ -159,7 +162,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         interpolator,
     };
     let externs = program.externs.clone();
-    let guard = HardDeadline::arm(start + timeout + GRACE);
+    last_word::arm_deadline(start + timeout + last_word::GRACE);
     // Z3 and the term algorithms recurse over formulas: give them a deep stack.
     let worker = std::thread::Builder::new().stack_size(ENGINE_STACK).spawn(move || engines::verify(&program, &config));
     let outcome = match worker.map(|w| w.join()) {
@@ -167,7 +170,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         Ok(Err(_)) => anyhow::bail!("the verification engine crashed"),
         Err(e) => anyhow::bail!("cannot start the verification engine: {e}"),
     };
-    if guard.disarm() {
+    if last_word::claim() {
         write_evidence(cli, file, &outcome, &externs)?;
         if cli.json {
             out(&format!("{}\n", report::render_json(&outcome)));
@@ -319,45 +322,3 @@ fn out(text: &str) {
 /// Stack size of the engine thread.
 const ENGINE_STACK: usize = 1 << 30;
 
-/// How long past `--timeout` a run may take before it is cut off.
-const GRACE: Duration = Duration::from_secs(2);
-
-/// Ends the process with UNKNOWN if the engine has not answered by the deadline (a solver call
-/// or quantifier elimination may not return in time); exactly one of it and the engine prints.
-struct HardDeadline {
-    done: std::sync::Arc<std::sync::Mutex<bool>>,
-}
-
-/// Ends the process at once with status 0. `exit` would run the exit handlers, which tear down
-/// the solver's global state while the engine thread is still inside the solver (seen as
-/// SIGFPE); `_exit` runs none, so the output is flushed first.
-fn end_now() -> ! {
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
-    let _ = std::io::stderr().flush();
-    // SAFETY: `_exit` only ends the process; nothing here relies on destructors or handlers.
-    unsafe { libc::_exit(0) }
-}
-
-impl HardDeadline {
-    fn arm(deadline: Instant) -> HardDeadline {
-        let done = std::sync::Arc::new(std::sync::Mutex::new(false));
-        let theirs = done.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
-            let mut finished = theirs.lock().unwrap_or_else(|e| e.into_inner());
-            if !*finished {
-                *finished = true;
-                out("UNKNOWN\nreason: timeout (the engine did not stop in time)\n");
-                end_now();
-            }
-        });
-        HardDeadline { done }
-    }
-
-    /// Claims the right to print the result; false if the deadline already fired.
-    fn disarm(&self) -> bool {
-        let mut finished = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        !std::mem::replace(&mut *finished, true)
-    }
-}

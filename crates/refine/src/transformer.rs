@@ -68,7 +68,7 @@ pub fn wp_parts(tf: &TransFormula, post: &Term) -> (Vec<Term>, Term) {
     (bound, body)
 }
 
-/// The timeout of each Z3 tactic used in quantifier elimination.
+/// The budget of Z3 work of each quantifier elimination.
 pub const QE_TIMEOUT_MS: u64 = smt::qe::DEFAULT_QE_TIMEOUT_MS;
 
 /// The strongest post of `pre` under `tf`, quantifiers eliminated where possible.

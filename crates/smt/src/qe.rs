@@ -16,8 +16,9 @@ use crate::term::{Kind, Op, Quantifier, Term};
 use num_rational::BigRational;
 use num_traits::{One, Signed};
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::time::{Duration, Instant};
 
-/// Timeout of each Z3 tactic in [`project_exists`] and [`project_forall`].
+/// Budget of Z3 work of each elimination in [`project_exists`] and [`project_forall`].
 pub const DEFAULT_QE_TIMEOUT_MS: u64 = 2_000;
 
 /// Timeout of the satisfiability check UPD makes for each unconnected group.
@@ -443,40 +444,49 @@ fn to_junction_of_junctions(q: Quantifier, body: &Term) -> Option<Term> {
 }
 
 /// An equivalent of `q vars. body` with as few quantifiers as DER, UPD and Z3's `qe-light`
-/// and `qe` (each bounded by `solver_timeout_ms`) achieve; still quantified where they fail.
-pub fn eliminate(q: Quantifier, vars: &[Term], body: &Term, solver_timeout_ms: u64) -> Term {
-    eliminate_with(q, vars, body, Some(solver_timeout_ms))
+/// and `qe` achieve within `budget_ms` of Z3 work in all; still quantified where they fail.
+/// (One budget for the whole elimination: a body that splits into thousands of parts must not
+/// take thousands of timeouts.)
+pub fn eliminate(q: Quantifier, vars: &[Term], body: &Term, budget_ms: u64) -> Term {
+    eliminate_with(q, vars, body, Some(Instant::now() + Duration::from_millis(budget_ms)))
 }
 
-/// [`eliminate`]; Z3's tactics only if `z3_timeout_ms` is given.
-fn eliminate_with(q: Quantifier, vars: &[Term], body: &Term, z3_timeout_ms: Option<u64>) -> Term {
+/// Milliseconds left until `deadline`; `None` once it has passed.
+fn ms_left(deadline: Instant) -> Option<u64> {
+    let left = deadline.saturating_duration_since(Instant::now()).as_millis();
+    (left > 0).then(|| u64::try_from(left).unwrap_or(u64::MAX))
+}
+
+/// [`eliminate`]; Z3's tactics only if a `z3_deadline` is given, and only until it.
+fn eliminate_with(q: Quantifier, vars: &[Term], body: &Term, z3_deadline: Option<Instant>) -> Term {
     let vars = live_vars(vars, body);
     if vars.is_empty() {
         return body.clone();
     }
     if distributes(q, body) {
-        let parts: Vec<Term> = body.args.iter().map(|p| eliminate_with(q, &vars, p, z3_timeout_ms)).collect();
+        let parts: Vec<Term> = body.args.iter().map(|p| eliminate_with(q, &vars, p, z3_deadline)).collect();
         return match q {
             Quantifier::Exists => build::or(&parts),
             Quantifier::Forall => build::and(&parts),
         };
     }
     if let Some(spread) = to_junction_of_junctions(q, body) {
-        return eliminate_with(q, &vars, &spread, z3_timeout_ms);
+        return eliminate_with(q, &vars, &spread, z3_deadline);
     }
     let (v, b) = der(q, &vars, body);
     if v.is_empty() {
         return b;
     }
     if distributes(q, &b) {
-        return eliminate_with(q, &v, &b, z3_timeout_ms);
+        return eliminate_with(q, &v, &b, z3_deadline);
     }
     let (v, b) = upd(q, &v, &b);
     if v.is_empty() {
         return b;
     }
     let f = build::quant(q, &v, &b);
-    let Some(timeout) = z3_timeout_ms else { return f };
+    let Some(deadline) = z3_deadline else { return f };
+    let Some(timeout) = ms_left(deadline) else { return f };
     // A part that is unsatisfiable (∃) or valid (∀) needs no elimination.
     let trivial = match q {
         Quantifier::Exists => crate::simplify::is_sat(&b, timeout).map(|sat| (!sat).then(build::ff)),
@@ -486,16 +496,18 @@ fn eliminate_with(q: Quantifier, vars: &[Term], body: &Term, z3_timeout_ms: Opti
         return r;
     }
     let r = crate::z3backend::with_thread_ctx(|cx| {
+        let Some(timeout) = ms_left(deadline) else { return Ok(f.clone()) };
         let light = cx.apply_tactic(&f, "qe-light", timeout).unwrap_or_else(|_| f.clone());
         if !light.has_quantifier() {
             return Ok(light);
         }
+        let Some(timeout) = ms_left(deadline) else { return Ok(light) };
         Ok(cx.apply_tactic(&light, "qe", timeout).unwrap_or(light))
     })
     .unwrap_or(f);
     // Z3 may leave quantifiers whose bodies DER and UPD now handle, and unsatisfiable parts.
     let r = sweep(&crate::simplify::simplify(&r));
-    crate::simplify::simplify(&drop_unsat_parts(&r))
+    crate::simplify::simplify(&drop_unsat_parts(&r, deadline))
 }
 
 /// Timeout of each satisfiability check of [`drop_unsat_parts`].
@@ -505,13 +517,13 @@ const PART_CHECK_TIMEOUT_MS: u64 = 200;
 /// disjuncts; past this budget the rest stay unchecked (dropping them is only a simplification).
 const PART_CHECKS_BUDGET_MS: u64 = 1_000;
 
-/// `t` without the disjuncts (also under ∃ and ∧) that Z3 quickly shows unsatisfiable.
-fn drop_unsat_parts(t: &Term) -> Term {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(PART_CHECKS_BUDGET_MS);
-    drop_unsat_parts_until(t, deadline)
+/// `t` without the disjuncts (also under ∃ and ∧) that Z3 quickly shows unsatisfiable, checked
+/// until `deadline` or for [`PART_CHECKS_BUDGET_MS`], whichever ends first.
+fn drop_unsat_parts(t: &Term, deadline: Instant) -> Term {
+    drop_unsat_parts_until(t, deadline.min(Instant::now() + Duration::from_millis(PART_CHECKS_BUDGET_MS)))
 }
 
-fn drop_unsat_parts_until(t: &Term, deadline: std::time::Instant) -> Term {
+fn drop_unsat_parts_until(t: &Term, deadline: Instant) -> Term {
     match (&t.kind, t.op()) {
         (_, Some(Op::Or)) => {
             let parts: Vec<Term> = t
@@ -519,7 +531,7 @@ fn drop_unsat_parts_until(t: &Term, deadline: std::time::Instant) -> Term {
                 .iter()
                 .map(|a| drop_unsat_parts_until(a, deadline))
                 .filter(|p| {
-                    std::time::Instant::now() >= deadline || crate::simplify::is_sat(p, PART_CHECK_TIMEOUT_MS) != Some(false)
+                    Instant::now() >= deadline || crate::simplify::is_sat(p, PART_CHECK_TIMEOUT_MS) != Some(false)
                 })
                 .collect();
             build::or(&parts)
@@ -582,6 +594,16 @@ mod tests {
         let r = eliminate(Quantifier::Exists, &[k], &body, 5000);
         assert!(!r.has_quantifier(), "{r}");
         assert_equiv(&r, &and(&[ge(&y, &int(0)), eq(&modulo(&y, &int(2)), &int(0))]));
+    }
+
+    #[test]
+    fn a_spent_budget_leaves_the_quantifier() {
+        let (x, y, z) = (v("x"), v("y"), v("z"));
+        let body = and(&[lt(&x, &y), lt(&y, &z)]);
+        assert!(eliminate(Quantifier::Exists, &[y.clone()], &body, 0).has_quantifier());
+        let r = eliminate(Quantifier::Exists, &[y], &body, 5000);
+        assert!(!r.has_quantifier(), "{r}");
+        assert_equiv(&r, &lt(&add(&[x, int(1)]), &z));
     }
 
     #[test]

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_uint};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -154,6 +155,31 @@ struct InterruptHandle(ffi::Z3_context);
 // while the owning thread is blocked inside `with_deadline` (so the context is alive).
 unsafe impl Send for InterruptHandle {}
 
+/// How many threads are inside a Z3 check or tactic right now.
+static INSIDE_SOLVER: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether some thread is inside a Z3 check or tactic: a fault then is the solver's (Z3 4.8.12's
+/// `qe` tactic crashes on some inputs). Async-signal-safe: one atomic load.
+pub fn inside_solver() -> bool {
+    INSIDE_SOLVER.load(Ordering::SeqCst) > 0
+}
+
+/// Marks the current thread as inside the solver while alive.
+struct InsideSolver;
+
+impl InsideSolver {
+    fn enter() -> InsideSolver {
+        INSIDE_SOLVER.fetch_add(1, Ordering::SeqCst);
+        InsideSolver
+    }
+}
+
+impl Drop for InsideSolver {
+    fn drop(&mut self) {
+        INSIDE_SOLVER.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// Runs `f` (a Z3 call on context `ctx`) and interrupts it after `timeout_ms` (0: no limit).
 ///
 /// Z3 4.8.12's own `timeout` parameter and `try-for` use a thread-pool timer that deadlocks
@@ -161,6 +187,7 @@ unsafe impl Send for InterruptHandle {}
 /// implemented here with a watchdog thread calling `Z3_interrupt`. The watchdog is joined
 /// before returning, so it never outlives the call.
 fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, f: impl FnOnce() -> R) -> R {
+    let _inside = InsideSolver::enter();
     let Some(deadline) = (timeout_ms > 0).then(|| Instant::now().checked_add(Duration::from_millis(timeout_ms))).flatten()
     else {
         return f();
