@@ -77,6 +77,24 @@ fn accelerated_loops_reach_deep_bugs() {
     assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
 }
 
+/// Nested counting loops: the interval invariants of path programs prove them in a few
+/// iterations (interpolants of unrolled loops count iterations), and the loop invariants
+/// reported pass their check.
+#[test]
+fn interval_invariants_prove_nested_counting_loops() {
+    let mut tasks = vec![own("nested-counters.c")];
+    if let Some(bench) = bench() {
+        tasks.extend(["nested_4.c", "nested_5.c", "nested_6.c"].map(|n| bench.join("sv/loop-simple").join(n)));
+    }
+    for file in &tasks {
+        for source in ["portfolio", "intervals"] {
+            let r = tracery(&["--timeout", "60", "--data-model", "ILP32", "--refinement", source], file);
+            assert_eq!(first_line(&r.stdout), "TRUE", "{source} on {}: {}", file.display(), r.stdout);
+            assert!(r.stdout.contains("invariant check: passed"), "{source} on {}: {}", file.display(), r.stdout);
+        }
+    }
+}
+
 #[test]
 fn counterexample_names_the_violated_line() {
     let r = tracery(&[], &own("count-up-bug.bpl"));

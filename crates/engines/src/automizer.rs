@@ -218,7 +218,7 @@ fn sequences_for(
         stats.quantified_predicates += result.sequences.iter().map(|s| s.quantified).sum::<usize>();
         return Ok(result.sequences);
     }
-    let seq = assertion_sequence_with(source, trace, core, solver, interpolator)?;
+    let seq = assertion_sequence_with(source, trace, core, solver, interpolator, Some(&path))?;
     stats.sequences += 1;
     // Counted for every source, as in the paper's comparison (the Hoare triples are cached for
     // the interpolant automaton, which needs most of them anyway).

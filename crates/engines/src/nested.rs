@@ -176,12 +176,13 @@ fn source_steps(
 /// The sources run on a nested trace for the configured one (the portfolio: Craig's tree
 /// interpolants, it-sp-lv, sp-lv and it-wp, every sequence kept) and the source to fall back to
 /// when none of them gives a sequence: `craig` falls back to it-sp-lv where Farkas does not
-/// apply, `craig-smtlib` always (binary interpolants do not fit nested traces).
+/// apply, `craig-smtlib` and `intervals` always (binary interpolants and path programs of one
+/// procedure do not fit nested traces).
 fn nested_sources(source: Source) -> (Vec<Source>, Option<Source>) {
     match source {
         Source::Portfolio => (vec![Source::Craig, Source::NewtonItSpLv, Source::NewtonSpLv, Source::NewtonItWp], None),
         Source::Craig => (vec![Source::Craig], Some(Source::NewtonItSpLv)),
-        Source::CraigSmtLib => (vec![], Some(Source::NewtonItSpLv)),
+        Source::CraigSmtLib | Source::Intervals => (vec![], Some(Source::NewtonItSpLv)),
         newton => (vec![newton], None),
     }
 }

@@ -9,6 +9,7 @@ pub mod craig_smtlib;
 pub mod error;
 pub mod farkas;
 pub mod hoare;
+pub mod intervals;
 pub mod nested;
 pub mod newton;
 pub mod portfolio;
@@ -53,14 +54,17 @@ pub enum Source {
     /// Craig interpolants from an external SMT-LIB solver by repeated binary interpolation
     /// (falls back to `NewtonItSpLv` when the solver gives none or the sequence is not inductive).
     CraigSmtLib,
-    /// Craig, then it-wp-lv, it-sp-lv and sp-lv, stopping at the first perfect sequence
+    /// Interval invariants of the trace's path program where it has a loop (falls back to
+    /// `NewtonItSpLv`; see [`intervals`]).
+    Intervals,
+    /// Intervals, Craig, then it-wp-lv, it-sp-lv and sp-lv, stopping at the first perfect sequence
     /// (see [`portfolio::portfolio`]; run by the engine, which knows the path program).
     Portfolio,
 }
 
 impl Source {
     /// Every source, in the order of their names in [`Source::name`].
-    pub const ALL: [Source; 11] = [
+    pub const ALL: [Source; 12] = [
         Source::NewtonItSpLv,
         Source::Craig,
         Source::CraigSmtLib,
@@ -71,11 +75,12 @@ impl Source {
         Source::NewtonItWp,
         Source::NewtonWpLv,
         Source::NewtonItWpLv,
+        Source::Intervals,
         Source::Portfolio,
     ];
 
     /// The name used on the command line (`it-sp-lv`, `craig`, `craig-smtlib`, `sp`, `it-sp`,
-    /// `sp-lv`, `wp`, `it-wp`, `wp-lv`, `it-wp-lv`, `portfolio`).
+    /// `sp-lv`, `wp`, `it-wp`, `wp-lv`, `it-wp-lv`, `intervals`, `portfolio`).
     pub fn name(self) -> &'static str {
         match self {
             Source::NewtonItSpLv => "it-sp-lv",
@@ -88,6 +93,7 @@ impl Source {
             Source::NewtonItWpLv => "it-wp-lv",
             Source::Craig => "craig",
             Source::CraigSmtLib => "craig-smtlib",
+            Source::Intervals => "intervals",
             Source::Portfolio => "portfolio",
         }
     }
@@ -103,7 +109,7 @@ impl Source {
             Source::NewtonItWp => (Transformer::Wp, true, false),
             Source::NewtonWpLv => (Transformer::Wp, false, true),
             Source::NewtonWp => (Transformer::Wp, false, false),
-            Source::Craig | Source::CraigSmtLib | Source::Portfolio => return None,
+            Source::Craig | Source::CraigSmtLib | Source::Intervals | Source::Portfolio => return None,
         };
         Some(NewtonOptions { transformer, it, lv })
     }
@@ -117,7 +123,7 @@ impl fmt::Display for Source {
 
 /// A source name that is not one of [`Source::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, craig-smtlib, sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv or portfolio)")]
+#[error("unknown assertion source `{0}` (expected it-sp-lv, craig, craig-smtlib, sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv, intervals or portfolio)")]
 pub struct UnknownSource(pub String);
 
 impl FromStr for Source {
@@ -151,18 +157,20 @@ pub fn assertion_sequence(
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
 ) -> Result<Sequence, RefineError> {
-    assertion_sequence_with(source, trace, core, solver, None)
+    assertion_sequence_with(source, trace, core, solver, None, None)
 }
 
-/// [`assertion_sequence`] with the interpolating solver `CraigSmtLib` asks. Its sequences are
-/// checked with `solver` ([`check_inductive`]); one that is not inductive (or not known to be)
-/// is never used: the source falls back to `it-sp-lv` and says why.
+/// [`assertion_sequence`] with the interpolating solver `CraigSmtLib` asks (its sequences are
+/// checked with `solver` ([`check_inductive`]); one that is not inductive, or not known to be,
+/// is never used: the source falls back to `it-sp-lv` and says why) and the trace's path
+/// program that `Intervals` needs.
 pub fn assertion_sequence_with(
     source: Source,
     trace: &[TransFormula],
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
     interpolator: Option<&mut smt::SmtLibSolver>,
+    path: Option<&portfolio::PathProgram>,
 ) -> Result<Sequence, RefineError> {
     if let Some(opts) = source.newton_options() {
         return newton_sequence(source, opts, trace, core, solver);
@@ -176,9 +184,13 @@ pub fn assertion_sequence_with(
                 None => Err(RefineError::NotApplicable("the inductivity of the interpolants is undecided".into())),
             }
         }),
+        (Source::Intervals, _) => match path {
+            Some(path) => intervals::interval_sequence(trace, path),
+            None => Err(RefineError::NotApplicable("intervals need the trace's path program".into())),
+        },
         _ => farkas::farkas_sequence(trace, core, solver),
     };
-    let used = if source == Source::CraigSmtLib { Source::CraigSmtLib } else { Source::Craig };
+    let used = if matches!(source, Source::CraigSmtLib | Source::Intervals) { source } else { Source::Craig };
     let seq = match attempt {
         Ok(preds) => Sequence { quantified: count_quantified(&preds), preds, source_used: used, fallback: None },
         Err(RefineError::NotApplicable(why)) => {

@@ -1,12 +1,14 @@
-//! The portfolio of "Craig vs. Newton": try sources in a fixed order (Craig with its strongest,
-//! then its weakest interpolants, then Newton: the weakest-precondition variant first, which
-//! the experiment of `docs/craig-vs-newton.md` found strongest), stop at the first *perfect*
+//! The portfolio of "Craig vs. Newton": try sources in a fixed order (the interval invariants
+//! of the trace's path program where it loops, Craig with its strongest, then its weakest
+//! interpolants, then Newton: the weakest-precondition variant first, which the experiment of
+//! `docs/craig-vs-newton.md` found strongest), stop at the first *perfect*
 //! sequence (inductive for the trace's path program, so it also holds loop invariants of that
 //! program), otherwise keep every sequence found.
 
 use crate::hoare::{HoareChecker, Validity};
 use crate::newton::newton_with;
 use crate::farkas::{self, Strength};
+use crate::intervals::interval_sequence;
 use crate::{RefineError, Sequence, Source};
 use ir::TransFormula;
 use smt::build::and;
@@ -16,7 +18,8 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The order in which the portfolio tries sources. Its weakest preconditions give up where
 /// quantifier elimination fails or they grow large ([`newton_with`]): such sequences are
 /// rarely perfect and make every later elimination expensive.
-pub const ORDER: [Source; 4] = [Source::Craig, Source::NewtonItWpLv, Source::NewtonItSpLv, Source::NewtonSpLv];
+pub const ORDER: [Source; 5] =
+    [Source::Intervals, Source::Craig, Source::NewtonItWpLv, Source::NewtonItSpLv, Source::NewtonSpLv];
 
 /// Where a trace runs: `letters[i]` is the id of step `i` (stable across traces, so the Hoare
 /// cache can be shared) and `locs[i]`, `locs[i + 1]` the locations it connects.
@@ -35,15 +38,18 @@ pub struct PortfolioResult {
 
 /// The sequences of a single source (Craig without fallback, with its strongest and its
 /// weakest interpolants), each with whether to keep it when it is not perfect: the weakest
-/// Craig sequence is only worth its states in the abstraction when it is perfect.
+/// Craig sequence and the intervals are only worth their states in the abstraction when they
+/// are perfect.
 fn sequences_from(
     source: Source,
     trace: &[TransFormula],
+    path: &PathProgram,
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
 ) -> Result<Vec<(Sequence, bool)>, RefineError> {
     let mut all = match source.newton_options() {
         Some(opts) => vec![(newton_with(trace, core, opts, solver, true)?.preds, true)],
+        None if source == Source::Intervals => vec![(interval_sequence(trace, path)?, false)],
         None => vec![
             (farkas::farkas_sequence_of(trace, core, solver, Strength::Strongest)?, true),
             (farkas::farkas_sequence_of(trace, core, solver, Strength::Weakest)?, false),
@@ -86,7 +92,7 @@ pub fn portfolio(
     let mut result = PortfolioResult { sequences: vec![], computed: 0, perfect: 0 };
     let mut last_error = None;
     for source in ORDER {
-        match sequences_from(source, trace, core, solver) {
+        match sequences_from(source, trace, path, core, solver) {
             Ok(seqs) => {
                 for (seq, keep_imperfect) in seqs {
                     result.computed += 1;

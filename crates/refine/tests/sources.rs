@@ -314,6 +314,10 @@ fn every_source_is_inductive_on_infeasible_traces() {
                 // Without an interpolating solver it falls back, and says why.
                 assert_eq!(seq.source_used, Source::NewtonItSpLv, "{name}");
                 assert!(seq.fallback.as_deref().is_some_and(|w| w.contains("no interpolating solver")), "{name}");
+            } else if src == Source::Intervals {
+                // Without the path program likewise.
+                assert_eq!(seq.source_used, Source::NewtonItSpLv, "{name}");
+                assert!(seq.fallback.as_deref().is_some_and(|w| w.contains("path program")), "{name}");
             } else {
                 assert_eq!(seq.source_used, src);
             }
@@ -522,8 +526,8 @@ fn farkas_splits_negated_conjunctions() {
     assert_eq!(free_vars(&preds[3]).len(), 2, "{preds:?}");
 }
 
-/// The portfolio stops at the first perfect sequence: for a counting loop Craig's
-/// `x <= 10`-style assertions are inductive on the path program.
+/// The portfolio stops at the first perfect sequence: for a counting loop the interval
+/// invariants of the path program (`0 <= x <= 10` at the head), tried first.
 #[test]
 fn portfolio_stops_at_a_perfect_sequence() {
     use refine::portfolio::{is_perfect, portfolio, PathProgram};
@@ -543,7 +547,8 @@ fn portfolio_stops_at_a_perfect_sequence() {
     let mut hoare = HoareChecker::new(Box::new(solver()));
     let result = portfolio(&trace, &path, &core, &mut s, &mut hoare).expect("portfolio");
     assert_eq!((result.computed, result.perfect, result.sequences.len()), (1, 1, 1));
-    assert_eq!(result.sequences[0].source_used, Source::Craig);
+    assert_eq!(result.sequences[0].source_used, Source::Intervals);
+    assert_eq!(result.sequences[0].preds[1], and(&[le(&int(0), &x), le(&x, &int(10))]));
     assert!(is_perfect(&result.sequences[0].preds, &trace, &path, &mut hoare));
     assert!(is_inductive(&result.sequences[0].preds, &trace, &mut s));
 }
@@ -561,7 +566,7 @@ fn craig_smtlib_sequences_are_inductive_or_fall_back_with_a_reason() {
     let mut s = solver();
     for (name, trace, _) in infeasible_traces() {
         let core = infeasible_core(&trace, &mut s);
-        let seq = refine::assertion_sequence_with(Source::CraigSmtLib, &trace, &core, &mut s, Some(&mut itp))
+        let seq = refine::assertion_sequence_with(Source::CraigSmtLib, &trace, &core, &mut s, Some(&mut itp), None)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         if std::env::var("SHOW").is_ok() {
             eprintln!("{name} used={} {:?}: {:?}", seq.source_used, seq.fallback, seq.preds);
