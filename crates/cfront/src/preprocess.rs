@@ -108,7 +108,8 @@ pub fn load(path: &Path) -> Result<Source> {
         let rewritten = acsl::rewrite(&text)
             .map_err(|e| CError { pos: at(e.line, e.col), kind: ErrorKind::Unsupported, message: e.message })?;
         let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
-        (run_cpp(&rewritten, dir).map_err(|m| CError { pos: at(0, 0), kind: ErrorKind::Syntax, message: m })?, true)
+        let cpp_error = |(line, col, m)| CError { pos: at(line, col), kind: ErrorKind::Syntax, message: m };
+        (run_cpp(&rewritten, dir).map_err(cpp_error)?, true)
     };
     let text = normalize(&text);
     let prelude = format!("typedef long long {INT128}; typedef unsigned long long {UINT128};\n");
@@ -122,8 +123,10 @@ pub fn load(path: &Path) -> Result<Source> {
     Ok(Source { text: full, map })
 }
 
-/// Runs `gcc -E` on `text` (read from stdin; quoted includes are searched in `dir`).
-fn run_cpp(text: &str, dir: Option<&Path>) -> std::result::Result<String, String> {
+/// Runs `gcc -E` on `text` (read from stdin; quoted includes are searched in `dir`). An error
+/// comes with the line and column the preprocessor names (0 if it names none).
+fn run_cpp(text: &str, dir: Option<&Path>) -> std::result::Result<String, (u32, u32, String)> {
+    let failed = |m: String| (0, 0, m);
     let mut cmd = Command::new("gcc");
     cmd.args(["-E", "-x", "c", "-std=gnu11"]);
     if let Some(d) = dir {
@@ -132,18 +135,24 @@ fn run_cpp(text: &str, dir: Option<&Path>) -> std::result::Result<String, String
     }
     cmd.arg("-");
     cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().map_err(|e| format!("cannot run the C preprocessor (gcc -E): {e}"))?;
+    let mut child = cmd.spawn().map_err(|e| failed(format!("cannot run the C preprocessor (gcc -E): {e}")))?;
     let input = text.as_bytes().to_vec();
-    let mut stdin = child.stdin.take().ok_or("cannot write to the C preprocessor")?;
+    let mut stdin = child.stdin.take().ok_or_else(|| failed("cannot write to the C preprocessor".into()))?;
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let output = child.wait_with_output().map_err(|e| format!("C preprocessor failed: {e}"))?;
+    let output = child.wait_with_output().map_err(|e| failed(format!("C preprocessor failed: {e}")))?;
     let _ = writer.join();
     if !output.status.success() {
         let err = decode(&output.stderr);
-        let first = err.lines().find(|l| l.contains("error")).unwrap_or("").to_string();
-        return Err(format!("preprocessing failed: {}", first.replace("<stdin>", "input")));
+        let first = err.lines().find(|l| l.contains("error")).unwrap_or("");
+        // `<stdin>:LINE:COL: fatal error: MESSAGE`
+        let mut parts = first.strip_prefix("<stdin>:").unwrap_or("").splitn(3, ':');
+        let (line, col) = (parts.next().and_then(|l| l.parse().ok()), parts.next().and_then(|c| c.parse().ok()));
+        return Err(match (line, col, parts.next()) {
+            (Some(line), Some(col), Some(message)) => (line, col, format!("preprocessing failed:{message}")),
+            _ => failed(format!("preprocessing failed: {}", first.replace("<stdin>", "input"))),
+        });
     }
     Ok(decode(&output.stdout))
 }

@@ -86,3 +86,14 @@ fn programs_and_seed_tasks_have_their_expected_verdicts() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A preprocessing error names the line and column the preprocessor gives.
+#[test]
+fn a_missing_header_is_diagnosed_at_its_include() {
+    let path = std::env::temp_dir().join(format!("tracery-missing-header-{}.c", std::process::id()));
+    std::fs::write(&path, "int x;\n\n#include <no-such-header>\nint main(void) { return 0; }\n").expect("temp file");
+    let e = translate_file(&path, &COptions::default()).expect_err("the header does not exist");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!((e.kind, e.pos.line, e.pos.col), (cfront::ErrorKind::Syntax, 3, 10), "{e}");
+    assert!(e.message.contains("no-such-header"), "{e}");
+}
