@@ -100,8 +100,13 @@ const DESCENDING_ROUNDS: usize = 8;
 
 /// The interval sequence of a flat trace through `path`, if the intervals exclude the error.
 pub fn interval_sequence(trace: &[TransFormula], path: &PathProgram) -> Result<Vec<Term>, RefineError> {
-    // Without a loop the intervals are only the trace's strongest posts in boxes: Craig's and
-    // Newton's assertions generalize better there.
+    as_sequence(path_boxes(trace, path)?)
+}
+
+/// The box of each position's location in the path program's interval invariants (`false`
+/// where unreachable); only where the path program has a loop: without one the boxes are only
+/// the trace's strongest posts, and Craig's and Newton's assertions generalize better.
+pub fn path_boxes(trace: &[TransFormula], path: &PathProgram) -> Result<Vec<Term>, RefineError> {
     let mut visited = std::collections::HashSet::new();
     if path.locs.iter().all(|l| visited.insert(*l)) {
         return Err(RefineError::NotApplicable("the path program has no loop".into()));
@@ -112,13 +117,16 @@ pub fn interval_sequence(trace: &[TransFormula], path: &PathProgram) -> Result<V
         path.locs,
         at.iter().map(|(l, b)| format!("{l}: {}", b.as_ref().map_or_else(ff, to_term))).collect::<Vec<_>>().join("; ")
     );
-    let last = path.locs[trace.len()];
-    if at.get(&last).is_some_and(Option::is_some) {
+    Ok(path.locs.iter().map(|l| at.get(l).and_then(Option::as_ref).map_or_else(ff, to_term)).collect())
+}
+
+/// The boxes as a sequence for the trace, if they make its error location unreachable.
+pub fn as_sequence(mut boxes: Vec<Term>) -> Result<Vec<Term>, RefineError> {
+    if !boxes.last().is_some_and(Term::is_false) {
         return Err(RefineError::NotApplicable("the intervals of the path program reach the error".into()));
     }
-    let mut preds: Vec<Term> = path.locs.iter().map(|l| at.get(l).and_then(Option::as_ref).map_or_else(ff, to_term)).collect();
-    preds[0] = tt();
-    Ok(preds)
+    boxes[0] = tt();
+    Ok(boxes)
 }
 
 /// The interval invariant (`None`: unreachable) of every location of the path program.
@@ -368,7 +376,7 @@ fn bound(env: &mut Env, a: &Term, b: &Term, rel: Rel) -> bool {
     let (Some(la), Some(lb)) = (linearize(a), linearize(b)) else { return true };
     let mut e = la;
     e.add_scaled(&lb, &-BigRational::from_integer(1.into()));
-    let integral = a.sort == Sort::Int && e.coeffs.values().all(|c| c.is_integer());
+    let integral = a.sort == Sort::Int && e.constant.is_integer() && e.coeffs.values().all(|c| c.is_integer());
     if rel == Rel::Lt && integral {
         e.constant += BigRational::from_integer(1.into());
     }

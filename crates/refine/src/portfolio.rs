@@ -8,7 +8,7 @@
 use crate::hoare::{HoareChecker, Validity};
 use crate::newton::newton_with;
 use crate::farkas::{self, Strength};
-use crate::intervals::interval_sequence;
+use crate::intervals::{as_sequence, path_boxes};
 use crate::{RefineError, Sequence, Source};
 use ir::TransFormula;
 use smt::build::and;
@@ -43,13 +43,13 @@ pub struct PortfolioResult {
 fn sequences_from(
     source: Source,
     trace: &[TransFormula],
-    path: &PathProgram,
+    boxes: &Result<Vec<Term>, RefineError>,
     core: &BTreeSet<usize>,
     solver: &mut dyn Solver,
 ) -> Result<Vec<(Sequence, bool)>, RefineError> {
     let mut all = match source.newton_options() {
         Some(opts) => vec![(newton_with(trace, core, opts, solver, true)?.preds, true)],
-        None if source == Source::Intervals => vec![(interval_sequence(trace, path)?, false)],
+        None if source == Source::Intervals => vec![(as_sequence(boxes.clone()?)?, false)],
         None => vec![
             (farkas::farkas_sequence_of(trace, core, solver, Strength::Strongest)?, true),
             (farkas::farkas_sequence_of(trace, core, solver, Strength::Weakest)?, false),
@@ -91,14 +91,22 @@ pub fn portfolio(
 ) -> Result<PortfolioResult, RefineError> {
     let mut result = PortfolioResult { sequences: vec![], computed: 0, perfect: 0 };
     let mut last_error = None;
+    let boxes = path_boxes(trace, path);
     for source in ORDER {
-        match sequences_from(source, trace, path, core, solver) {
+        match sequences_from(source, trace, &boxes, core, solver) {
             Ok(seqs) => {
                 for (seq, keep_imperfect) in seqs {
                     result.computed += 1;
-                    if is_perfect(&seq.preds, trace, path, hoare) {
+                    // The boxes hold along the trace too, so a sequence strengthened by them
+                    // stays inductive, and may become perfect where the loop's range was missing.
+                    let strengthened = boxes.as_ref().ok().filter(|_| source != Source::Intervals).map(|b| {
+                        let preds = seq.preds.iter().zip(b).map(|(p, b)| and(&[p.clone(), b.clone()])).collect();
+                        Sequence { preds, ..seq.clone() }
+                    });
+                    let mut candidates = std::iter::once(seq.clone()).chain(strengthened);
+                    if let Some(perfect) = candidates.find(|s| is_perfect(&s.preds, trace, path, hoare)) {
                         result.perfect += 1;
-                        result.sequences = vec![seq];
+                        result.sequences = vec![perfect];
                         return Ok(result);
                     }
                     if keep_imperfect {

@@ -582,3 +582,36 @@ fn craig_smtlib_sequences_are_inductive_or_fall_back_with_a_reason() {
         }
     }
 }
+
+/// `x, y, i := 0, 0, 0; while (*) { x, y, i := x + i, y + 2*i, i + 1 }; assert(y >= x)`, the
+/// loop run once: the boxes alone reach the error (they do not relate x and y); Craig's
+/// `y - x + i >= 0 ∧ y >= x` at the loop head is inductive only where `i >= 0`, which the boxes
+/// add.
+#[test]
+fn boxes_strengthen_interpolants_to_perfect_sequences() {
+    use refine::portfolio::{is_perfect, portfolio, PathProgram};
+    let (x, y, i) = (iv("x"), iv("y"), iv("i"));
+    let step = TransFormula::assign(&[
+        (x.clone(), add(&[x.clone(), i.clone()])),
+        (y.clone(), add(&[y.clone(), mul(&[int(2), i.clone()])])),
+        (i.clone(), add(&[i.clone(), int(1)])),
+    ]);
+    let trace = vec![
+        TransFormula::assign(&[(x.clone(), int(0)), (y.clone(), int(0)), (i.clone(), int(0))]),
+        step,
+        assume(lt(&y, &x)),
+    ];
+    let (letters, locs) = ([0, 1, 2], [0, 1, 1, 2]);
+    let path = PathProgram { letters: &letters, locs: &locs };
+    let mut s = solver();
+    let core = infeasible_core(&trace, &mut s);
+    let mut hoare = HoareChecker::new(Box::new(solver()));
+    let result = portfolio(&trace, &path, &core, &mut s, &mut hoare).expect("portfolio");
+    assert_eq!((result.perfect, result.sequences.len()), (1, 1));
+    let seq = &result.sequences[0];
+    assert_eq!(seq.source_used, Source::Craig, "{:?}", seq.preds);
+    let box_fact = le(&int(0), &i);
+    assert!(seq.preds[1..3].iter().all(|p| p.args.contains(&box_fact)), "{:?}", seq.preds);
+    assert!(is_perfect(&seq.preds, &trace, &path, &mut hoare));
+    assert!(is_inductive(&seq.preds, &trace, &mut s));
+}
