@@ -96,3 +96,12 @@ extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, context:
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_result_is_claimed_once() {
+        assert!(super::claim());
+        assert!(!super::claim());
+    }
+}
