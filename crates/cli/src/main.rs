@@ -43,7 +43,7 @@ struct Cli {
     timeout: f64,
 
     /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, craig-smtlib,
-    /// sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv.
+    /// sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv, intervals.
     #[arg(long, value_name = "NAME", default_value = "portfolio")]
     refinement: Source,
 
