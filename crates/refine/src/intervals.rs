@@ -15,7 +15,7 @@ use ir::TransFormula;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use smt::build::{and, eq, ff, le, not, num, or, tt};
-use smt::linear::{linearize, LinExpr};
+use smt::linear::{difference, linearize, LinExpr};
 use smt::{Op, Sort, Term};
 use std::collections::{BTreeMap, HashMap};
 
@@ -111,13 +111,10 @@ pub fn path_boxes(trace: &[TransFormula], path: &PathProgram) -> Result<Vec<Term
     if path.locs.iter().all(|l| visited.insert(*l)) {
         return Err(RefineError::NotApplicable("the path program has no loop".into()));
     }
-    let at = path_invariants(trace, path)?;
-    tracing::trace!(
-        "path program {:?}: {}",
-        path.locs,
-        at.iter().map(|(l, b)| format!("{l}: {}", b.as_ref().map_or_else(ff, to_term))).collect::<Vec<_>>().join("; ")
-    );
-    Ok(path.locs.iter().map(|l| at.get(l).and_then(Option::as_ref).map_or_else(ff, to_term)).collect())
+    let at: BTreeMap<usize, Term> =
+        path_invariants(trace, path)?.into_iter().map(|(l, b)| (l, b.as_ref().map_or_else(ff, to_term))).collect();
+    tracing::trace!("path program {:?}: {:?}", path.locs, at);
+    Ok(path.locs.iter().map(|l| at[l].clone()).collect())
 }
 
 /// The boxes as a sequence for the trace, if they make its error location unreachable.
@@ -215,18 +212,10 @@ fn widen(old: &Bounds, new: &Bounds, thresholds: &[BigRational]) -> Bounds {
 fn thresholds(trace: &[TransFormula]) -> Vec<BigRational> {
     let one = BigRational::from_integer(1.into());
     let mut found = std::collections::BTreeSet::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut stack: Vec<Term> = trace.iter().map(|tf| tf.formula.clone()).collect();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t.id()) {
-            continue;
-        }
-        if let Some(k) = t.as_rational() {
-            found.insert(&k - &one);
-            found.insert(&k + &one);
-            found.insert(k);
-        }
-        stack.extend(t.args.iter().cloned());
+    for k in trace.iter().flat_map(|tf| tf.formula.subterms()).filter_map(|t| t.as_rational()) {
+        found.insert(&k - &one);
+        found.insert(&k + &one);
+        found.insert(k);
     }
     found.into_iter().collect()
 }
@@ -373,9 +362,7 @@ fn narrow(env: &mut Env, x: &Term, r: Range) -> bool {
 /// Narrows the atoms of `a - b` by `a - b ≤ 0` (`< 0`): each atom `c·x` is at most the
 /// negated least value of the rest. Integer `<` is `≤ -1`; real `<` is kept as `≤` (weaker).
 fn bound(env: &mut Env, a: &Term, b: &Term, rel: Rel) -> bool {
-    let (Some(la), Some(lb)) = (linearize(a), linearize(b)) else { return true };
-    let mut e = la;
-    e.add_scaled(&lb, &-BigRational::from_integer(1.into()));
+    let Some(mut e) = difference(a, b) else { return true };
     let integral = a.sort == Sort::Int && e.constant.is_integer() && e.coeffs.values().all(|c| c.is_integer());
     if rel == Rel::Lt && integral {
         e.constant += BigRational::from_integer(1.into());
@@ -401,9 +388,7 @@ fn bound(env: &mut Env, a: &Term, b: &Term, rel: Rel) -> bool {
 /// Narrows by `a ≠ b` where one side is a single integer atom and the other a constant that
 /// is one end of the atom's range.
 fn exclude(env: &mut Env, a: &Term, b: &Term) -> bool {
-    let (Some(la), Some(lb)) = (linearize(a), linearize(b)) else { return true };
-    let mut e = la;
-    e.add_scaled(&lb, &-BigRational::from_integer(1.into()));
+    let Some(e) = difference(a, b) else { return true };
     if a.sort != Sort::Int || e.coeffs.len() != 1 {
         return true;
     }

@@ -65,6 +65,13 @@ impl LinExpr {
     }
 }
 
+/// The linear form of `a - b`; `None` unless both are arithmetic.
+pub fn difference(a: &Term, b: &Term) -> Option<LinExpr> {
+    let mut e = linearize(a)?;
+    e.add_scaled(&linearize(b)?, &-BigRational::one());
+    Some(e)
+}
+
 /// The linear form of an Int or Real term; `None` only for non-arithmetic terms.
 pub fn linearize(t: &Term) -> Option<LinExpr> {
     if !t.sort.is_arith() {
@@ -159,13 +166,11 @@ pub fn normalize_atom(t: &Term) -> Term {
         (Some(op @ (Op::Le | Op::Lt | Op::Eq)), [a, b]) if a.sort.is_arith() && b.sort.is_arith() => (op.clone(), a, b),
         _ => return t.clone(),
     };
-    let (Some(la), Some(lb)) = (linearize(a), linearize(b)) else {
+    // e REL 0, with e = a - b
+    let Some(mut e) = difference(a, b) else {
         return t.clone();
     };
     let sort = if a.sort == Sort::Real || b.sort == Sort::Real { Sort::Real } else { Sort::Int };
-    // e REL 0, with e = a - b
-    let mut e = la;
-    e.add_scaled(&lb, &-BigRational::one());
     let is_int = sort == Sort::Int && e.coeffs.iter().all(|(x, c)| x.sort == Sort::Int && c.is_integer());
     let mut op = op;
     if is_int && op == Op::Lt {

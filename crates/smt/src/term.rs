@@ -225,13 +225,20 @@ impl Term {
 
     /// Number of distinct nodes in the term DAG.
     pub fn dag_size(&self) -> usize {
+        self.subterms().len()
+    }
+
+    /// The distinct nodes of the term DAG (the term itself included), each once.
+    pub fn subterms(&self) -> Vec<Term> {
         let mut seen = std::collections::HashSet::new();
+        let mut out = vec![];
         let mut stack = vec![self.clone()];
         while let Some(t) = stack.pop() {
             if seen.insert(t.id()) {
                 stack.extend(t.args.iter().cloned());
+                out.push(t);
             }
         }
-        seen.len()
+        out
     }
 }
