@@ -96,6 +96,11 @@ struct Cli {
     #[arg(long)]
     no_acceleration: bool,
 
+    /// Do not first try the array cell abstraction (arrays seen through one cell at an
+    /// arbitrary index, which can prove loops over arrays with quantifier-free invariants).
+    #[arg(long)]
+    no_cell_abstraction: bool,
+
     /// Inline every call and replace recursive calls by their contracts (instead of nested words).
     #[arg(long)]
     inline: bool,
@@ -156,6 +161,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         deadline: Some(start + timeout),
         large_blocks: !cli.no_large_blocks,
         accelerate: !cli.no_acceleration,
+        cell_abstraction: !cli.no_cell_abstraction,
         inline: cli.inline,
         query_timeout: timeout.min(Duration::from_secs(20)),
         solver: cli.solver.clone(),

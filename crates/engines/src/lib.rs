@@ -3,6 +3,7 @@
 
 pub mod annotation;
 pub mod automizer;
+pub mod chc;
 mod cex;
 pub mod nested;
 mod predicate_dfa;
@@ -27,6 +28,8 @@ pub struct Config {
     pub large_blocks: bool,
     /// Add an accelerated self-loop next to each self-loop that is a guarded translation.
     pub accelerate: bool,
+    /// Try the array cell abstraction (`ir::cells`) before the program itself.
+    pub cell_abstraction: bool,
     /// Inline every call, replacing recursive calls by their contracts (otherwise an entry
     /// that reaches recursion is verified on nested words).
     pub inline: bool,
@@ -45,6 +48,7 @@ impl Default for Config {
             deadline: None,
             large_blocks: true,
             accelerate: true,
+            cell_abstraction: true,
             inline: false,
             query_timeout: Duration::from_secs(10),
             solver: SolverSpec::Z3,
@@ -171,6 +175,32 @@ pub(crate) fn encode(cfg: &ir::Cfg, config: &Config) -> ir::Cfg {
     }
 }
 
+/// The share of the time left that the cell abstraction gets (without a deadline:
+/// [`CELLS_WITHOUT_DEADLINE`]).
+const CELLS_SHARE: u32 = 3;
+const CELLS_WITHOUT_DEADLINE: Duration = Duration::from_secs(10);
+
+/// Verifies an entry's call-free CFG: first its array cell abstraction by Horn solving, which
+/// can only prove it (with a third of the time left), then the program itself.
+fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+    if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
+        let share = config.deadline.map_or(CELLS_WITHOUT_DEADLINE, |d| d.saturating_duration_since(Instant::now()) / CELLS_SHARE);
+        let encoded = encode(&cells, config);
+        match chc::annotation(&encoded, share.as_millis() as u64) {
+            Ok(Some(inv)) => {
+                let proof = annotation::proof(entry, &encoded, &inv, config.deadline);
+                if proof.checked == Some(true) {
+                    return (Verdict::Safe, Some(proof));
+                }
+                tracing::debug!("the cell abstraction's annotation of {entry} failed its check");
+            }
+            Ok(None) => tracing::debug!("the cell abstraction of {entry} reaches an error"),
+            Err(e) => tracing::debug!("the cell abstraction of {entry}: {e}"),
+        }
+    }
+    automizer::verify_cfg(entry, cfg, &encode(cfg, config), config, stats)
+}
+
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let start = Instant::now();
@@ -185,10 +215,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
             None => ir::prepare(program, entry).map(Ok),
         }) {
             Ok(Err(np)) => nested::verify_nested(entry, &np, config, &mut stats),
-            Ok(Ok(cfg)) => {
-                let encoded = encode(&cfg, config);
-                automizer::verify_cfg(entry, &cfg, &encoded, config, &mut stats)
-            }
+            Ok(Ok(cfg)) => verify_flat(entry, &cfg, config, &mut stats),
             Err(e) => (Verdict::Unknown(format!("{entry}: {e}")), None),
         };
         match (entry_proof, proof.checked) {

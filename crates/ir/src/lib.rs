@@ -4,6 +4,7 @@
 
 pub mod accel;
 pub mod builder;
+pub mod cells;
 pub mod cfg;
 pub mod print;
 pub mod print_c;
@@ -20,5 +21,6 @@ pub mod nested;
 
 pub use inline::{prepare, PrepareError};
 pub use accel::accelerate;
+pub use cells::cell_abstraction;
 pub use lbe::large_block_encoding;
 pub use nested::{prepare_nested, NestedProgram, ReturnLetter};

@@ -59,6 +59,10 @@ pub fn render_proof(p: &Proof) -> String {
             }
         }
     }
+    let q = ir::cells::distinguished_index();
+    if p.invariants.iter().any(|inv| smt::subst::free_vars(&inv.formula).contains(&q)) {
+        let _ = writeln!(out, "  (array cell abstraction: `a#q` stands for `a[#q]`, and each invariant holds for every `#q`)");
+    }
     let _ = writeln!(out, "invariant check: {}", check_word(p));
     out
 }
