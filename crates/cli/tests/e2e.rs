@@ -106,9 +106,10 @@ fn cell_abstraction_proves_array_loops() {
         tasks.extend(names.map(|n| bench.join("sv/array-cav19").join(n)));
     }
     for file in &tasks {
-        let r = tracery(&["--timeout", "60", "--data-model", "ILP32", "--property", "unreach-call"], file);
+        let r = tracery(&["--timeout", "60", "--data-model", "ILP32", "--property", "unreach-call", "--stats"], file);
         assert_eq!(first_line(&r.stdout), "TRUE", "{}: {}", file.display(), r.stdout);
         assert!(r.stdout.contains("invariant check: passed") && r.stdout.contains("a#q` stands for `a[#q]`"), "{}: {}", file.display(), r.stdout);
+        assert!(r.stdout.contains("cell_abstraction_proof: true"), "{}: {}", file.display(), r.stdout);
     }
     let r = tracery(&["--timeout", "5", "--property", "unreach-call", "--no-cell-abstraction"], &own("array-init.c"));
     assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);

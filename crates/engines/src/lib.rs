@@ -134,6 +134,8 @@ pub struct Stats {
     pub interpolator: SolverUse,
     /// Why the requested source was not used, the first time it was not.
     pub first_fallback: Option<String>,
+    /// Whether the array cell abstraction proved the program (`ir::cells`, by Horn solving).
+    pub cell_abstraction_proof: bool,
 }
 
 /// What one solver instance did (summed over entry procedures).
@@ -190,6 +192,7 @@ fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -
             Ok(Some(inv)) => {
                 let proof = annotation::proof(entry, &encoded, &inv, config.deadline);
                 if proof.checked == Some(true) {
+                    stats.cell_abstraction_proof = true;
                     return (Verdict::Safe, Some(proof));
                 }
                 tracing::debug!("the cell abstraction's annotation of {entry} failed its check");
