@@ -32,7 +32,9 @@ pub fn distinguished_index() -> Term {
 /// elements, or uses an array in another way than reading, writing, copying or havocking it.
 pub fn cell_abstraction(cfg: &Cfg) -> Option<Cfg> {
     let arrays = arrays(cfg)?;
-    if arrays.is_empty() {
+    let taken = |v: &Term| v.var_name().is_some_and(|n| n == "#q" || n == "#last" || n.ends_with("#q") || n.starts_with("#rd"));
+    if arrays.is_empty() || cfg.edges.iter().any(|e| variables(&e.stmt()).iter().any(taken)) {
+        // No array, or a program variable has one of the names the abstraction introduces.
         return None;
     }
     let mut cells = Cells { q: distinguished_index(), last: Term::var("#last", Sort::Int), reads: 0 };
@@ -44,11 +46,6 @@ pub fn cell_abstraction(cfg: &Cfg) -> Option<Cfg> {
             stmt = Stmt::Seq(vec![stmt, Stmt::Assume(eq(&cells.last, &cells.q))]);
         }
         out.add_edge(Edge { label: Label::Stmt(stmt), ..e.clone() });
-    }
-    let names: BTreeSet<Term> = out.edges.iter().flat_map(|e| variables(&e.stmt())).collect();
-    if names.iter().filter_map(Term::var_name).collect::<BTreeSet<_>>().len() < names.len() {
-        // A program variable already has one of the new names (with another sort).
-        return None;
     }
     let entry = out.add_loc("cells.entry", None);
     out.add_stmt(entry, cfg.entry, Stmt::Assign(vec![(cells.last.clone(), cells.q.clone())]), None);
