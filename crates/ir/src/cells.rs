@@ -31,10 +31,15 @@ pub fn distinguished_index() -> Term {
 /// The cell abstraction of `cfg`, or `None` if it has no array of integer index and scalar
 /// elements, or uses an array in another way than reading, writing, copying or havocking it.
 pub fn cell_abstraction(cfg: &Cfg) -> Option<Cfg> {
-    let arrays = arrays(cfg)?;
+    let vars: BTreeSet<Term> = cfg.edges.iter().flat_map(|e| variables(&e.stmt())).collect();
+    let unsupported = |v: &Term| match &v.sort {
+        Sort::Array(index, elem) => **index != Sort::Int || is_array(elem),
+        _ => false,
+    };
     let taken = |v: &Term| v.var_name().is_some_and(|n| n == "#q" || n == "#last" || n.ends_with("#q") || n.starts_with("#rd"));
-    if arrays.is_empty() || cfg.edges.iter().any(|e| variables(&e.stmt()).iter().any(taken)) {
-        // No array, or a program variable has one of the names the abstraction introduces.
+    if !vars.iter().any(|v| is_array(&v.sort)) || vars.iter().any(|v| unsupported(v) || taken(v)) {
+        // No array, one this abstraction cannot see through a cell, or a program variable
+        // with one of the names the abstraction introduces.
         return None;
     }
     let mut cells = Cells { q: distinguished_index(), last: Term::var("#last", Sort::Int), reads: 0 };
@@ -51,27 +56,6 @@ pub fn cell_abstraction(cfg: &Cfg) -> Option<Cfg> {
     out.add_stmt(entry, cfg.entry, Stmt::Assign(vec![(cells.last.clone(), cells.q.clone())]), None);
     out.entry = entry;
     Some(out)
-}
-
-/// The program's array variables; `None` if one is not an integer-indexed array of scalars.
-fn arrays(cfg: &Cfg) -> Option<Vec<Term>> {
-    let mut arrays = vec![];
-    for e in &cfg.edges {
-        if let Label::Stmt(s) = &e.label {
-            let tf = s.trans_formula();
-            for v in tf.in_vars.keys().chain(tf.out_vars.keys()) {
-                if let Sort::Array(index, elem) = &v.sort {
-                    if **index != Sort::Int || is_array(elem) {
-                        return None;
-                    }
-                    if !arrays.contains(v) {
-                        arrays.push(v.clone());
-                    }
-                }
-            }
-        }
-    }
-    Some(arrays)
 }
 
 fn is_array(s: &Sort) -> bool {
