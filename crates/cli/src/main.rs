@@ -101,6 +101,11 @@ struct Cli {
     #[arg(long)]
     no_cell_abstraction: bool,
 
+    /// Do not first try to prove a call-free program by Horn solving (Z3's Spacer, with an
+    /// eighth of the time, at most 10 s) before trace abstraction.
+    #[arg(long)]
+    no_horn: bool,
+
     /// Inline every call and replace recursive calls by their contracts (instead of nested words).
     #[arg(long)]
     inline: bool,
@@ -162,6 +167,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         large_blocks: !cli.no_large_blocks,
         accelerate: !cli.no_acceleration,
         cell_abstraction: !cli.no_cell_abstraction,
+        horn: !cli.no_horn,
         inline: cli.inline,
         query_timeout: timeout.min(Duration::from_secs(20)),
         solver: cli.solver.clone(),

@@ -30,6 +30,8 @@ pub struct Config {
     pub accelerate: bool,
     /// Try the array cell abstraction (`ir::cells`) before the program itself.
     pub cell_abstraction: bool,
+    /// Try to prove a call-free program by Horn solving before trace abstraction.
+    pub horn: bool,
     /// Inline every call, replacing recursive calls by their contracts (otherwise an entry
     /// that reaches recursion is verified on nested words).
     pub inline: bool,
@@ -49,6 +51,7 @@ impl Default for Config {
             large_blocks: true,
             accelerate: true,
             cell_abstraction: true,
+            horn: true,
             inline: false,
             query_timeout: Duration::from_secs(10),
             solver: SolverSpec::Z3,
@@ -136,6 +139,8 @@ pub struct Stats {
     pub first_fallback: Option<String>,
     /// Whether the array cell abstraction proved the program (`ir::cells`, by Horn solving).
     pub cell_abstraction_proof: bool,
+    /// Whether Horn solving of the program itself proved it (`chc`).
+    pub horn_proof: bool,
 }
 
 /// What one solver instance did (summed over entry procedures).
@@ -177,31 +182,51 @@ pub(crate) fn encode(cfg: &ir::Cfg, config: &Config) -> ir::Cfg {
     }
 }
 
-/// The share of the time left that the cell abstraction gets (without a deadline:
-/// [`CELLS_WITHOUT_DEADLINE`]).
+/// The share of the time left that the cell abstraction gets.
 const CELLS_SHARE: u32 = 3;
-const CELLS_WITHOUT_DEADLINE: Duration = Duration::from_secs(10);
+/// The share of the time left that Horn solving of the program itself gets, at most
+/// [`HORN_LIMIT`]: it proves most programs it can prove within a second, and trace abstraction
+/// needs the rest.
+const HORN_SHARE: u32 = 8;
+const HORN_LIMIT: Duration = Duration::from_secs(10);
+/// The time of a Horn attempt when the run has no deadline.
+const HORN_WITHOUT_DEADLINE: Duration = Duration::from_secs(10);
 
-/// Verifies an entry's call-free CFG: first its array cell abstraction by Horn solving, which
-/// can only prove it (with a third of the time left), then the program itself.
-fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
-        let share = config.deadline.map_or(CELLS_WITHOUT_DEADLINE, |d| d.saturating_duration_since(Instant::now()) / CELLS_SHARE);
-        let encoded = encode(&cells, config);
-        match chc::annotation(&encoded, share.as_millis() as u64) {
-            Ok(Some(inv)) => {
-                let proof = annotation::proof(entry, &encoded, &inv, config.deadline);
-                if proof.checked == Some(true) {
-                    stats.cell_abstraction_proof = true;
-                    return (Verdict::Safe, Some(proof));
-                }
-                tracing::debug!("the cell abstraction's annotation of {entry} failed its check");
+/// A checked proof of `encoded` from a model of its Horn clauses found within `limit`.
+fn horn_proof(entry: &str, encoded: &ir::Cfg, limit: Duration, config: &Config) -> Option<Proof> {
+    match chc::annotation(encoded, limit.as_millis() as u64) {
+        Ok(Some(inv)) => {
+            let proof = annotation::proof(entry, encoded, &inv, config.deadline);
+            if proof.checked == Some(true) {
+                return Some(proof);
             }
-            Ok(None) => tracing::debug!("the cell abstraction of {entry} reaches an error"),
-            Err(e) => tracing::debug!("the cell abstraction of {entry}: {e}"),
+            tracing::debug!("the Horn model of {entry} failed its check");
+        }
+        Ok(None) => tracing::debug!("the Horn clauses of {entry} have no model (an error is reachable)"),
+        Err(e) => tracing::debug!("Horn solving of {entry}: {e}"),
+    }
+    None
+}
+
+/// Verifies an entry's call-free CFG: first by Horn solving, which can only prove it — of its
+/// array cell abstraction with a third of the time left, then of the program itself with an
+/// eighth (at most ten seconds) —, then by trace abstraction.
+fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+    let left = |share: u32| config.deadline.map_or(HORN_WITHOUT_DEADLINE, |d| d.saturating_duration_since(Instant::now()) / share);
+    if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
+        if let Some(proof) = horn_proof(entry, &encode(&cells, config), left(CELLS_SHARE), config) {
+            stats.cell_abstraction_proof = true;
+            return (Verdict::Safe, Some(proof));
         }
     }
-    automizer::verify_cfg(entry, cfg, &encode(cfg, config), config, stats)
+    let encoded = encode(cfg, config);
+    if config.horn {
+        if let Some(proof) = horn_proof(entry, &encoded, left(HORN_SHARE).min(HORN_LIMIT), config) {
+            stats.horn_proof = true;
+            return (Verdict::Safe, Some(proof));
+        }
+    }
+    automizer::verify_cfg(entry, cfg, &encoded, config, stats)
 }
 
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
