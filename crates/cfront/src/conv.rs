@@ -10,7 +10,8 @@
 use crate::types::{CType, DataModel, IntKind};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
-use smt::build::{add, and, bool_lit, eq, ge, int, int_big, int_div, ite, le, lt, modulo, mul, neg, not, or, sub, tt};
+use smt::build::{add, and, bool_lit, bv2nat, bv_bitwise, eq, ge, int, int2bv, int_big, int_div, ite, le, lt, modulo, mul, neg, not, or, sub, tt};
+use smt::Op;
 use smt::Term;
 
 /// A binary arithmetic or bitwise operator.
@@ -404,6 +405,25 @@ fn bitwise(op: ArithOp, a: &Term, b: &Term, t: &CType, dm: DataModel, a_bool: bo
         ArithOp::Xor if is_ones => Some(bit_not(x, t, dm)),
         _ => None,
     }
+}
+
+/// The exact value of a bitwise operator `&`, `|`, `^` on operands of an integer type, as
+/// bit-vector operations on their two's complement patterns (`None` for other operators and
+/// types without a width). Too costly for proofs, it serves to re-check error traces.
+pub fn exact_bitwise(op: ArithOp, a: &Term, b: &Term, t: &CType, dm: DataModel) -> Option<Term> {
+    let bv_op = match op {
+        ArithOp::And => Op::BvAnd,
+        ArithOp::Or => Op::BvOr,
+        ArithOp::Xor => Op::BvXor,
+        _ => return None,
+    };
+    let n = width(t, dm)?;
+    let pattern = bv2nat(&bv_bitwise(bv_op, &int2bv(n, a), &int2bv(n, b)));
+    if !t.int_kind().is_some_and(|k| k.is_signed()) {
+        return Some(pattern);
+    }
+    let negative = ge(&pattern, &int_big(pow2(n - 1)));
+    Some(ite(&negative, &sub(&pattern, &int_big(pow2(n))), &pattern))
 }
 
 /// Sound constraints on the result `r` of an operator that is over-approximated (operands in

@@ -684,7 +684,8 @@ impl Fx<'_> {
             None => {
                 let reason = format!("bitwise or shift operator `{}` over-approximated", op.symbol());
                 let (a, b, ty) = (a.clone(), b.clone(), ty.clone());
-                self.approx(pos, reason, |t| conv::approx_constraint(op, &a, &b, t, &ty, dm))
+                let exact = conv::exact_bitwise(op, &a, &b, &ty, dm);
+                self.approx(pos, reason, |t| conv::approx_constraint(op, &a, &b, t, &ty, dm), exact)
             }
         }
     }

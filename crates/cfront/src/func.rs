@@ -262,12 +262,16 @@ impl<'t> Fx<'t> {
         smt::build::eq(&t, &int(1))
     }
 
-    /// A nondeterministic value constrained by `constraint(r)`, marked as over-approximation.
-    pub fn approx(&mut self, pos: &SourcePos, reason: String, constraint: impl FnOnce(&Term) -> Term) -> Term {
+    /// A nondeterministic value constrained by `constraint(r)`, marked as over-approximation;
+    /// `exact` is the value it stands for, if it can be written (for re-checking error traces).
+    pub fn approx(&mut self, pos: &SourcePos, reason: String, constraint: impl FnOnce(&Term) -> Term, exact: Option<Term>) -> Term {
         let t = self.temp();
         let c = constraint(&t);
         let stmt = if c.is_true() { Stmt::Havoc(vec![t.clone()]) } else { Stmt::Seq(vec![Stmt::Havoc(vec![t.clone()]), Stmt::Assume(c)]) };
         self.emit(stmt, pos, Some(reason));
+        if let Some(v) = exact {
+            self.b.mark_exact(Stmt::Assign(vec![(t.clone(), v)]));
+        }
         t
     }
 }

@@ -111,11 +111,39 @@ fn cell_abstraction_proves_array_loops() {
         assert!(r.stdout.contains("invariant check: passed") && r.stdout.contains("a#q` stands for `a[#q]`"), "{}: {}", file.display(), r.stdout);
         assert!(r.stdout.contains("cell_abstraction_proof: true"), "{}: {}", file.display(), r.stdout);
     }
-    let r = tracery(&["--timeout", "5", "--property", "unreach-call", "--no-cell-abstraction"], &own("array-init.c"));
+    let r = tracery(&["--timeout", "5", "--property", "unreach-call", "--no-cell-abstraction", "--no-horn"], &own("array-init.c"));
     assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
     let r = tracery(&["--property", "unreach-call"], &own("array-init-bug.c"));
     assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);
     assert!(r.stdout.contains("array-init-bug.c:8:"), "{}", r.stdout);
+}
+
+/// Horn solving proves a loop whose invariant is disjunctive (the allocated cell is valid while
+/// `i > 0` and freed once the loop is left), which trace abstraction only unrolls.
+#[test]
+fn horn_solving_proves_disjunctive_invariants() {
+    let Some(bench) = bench() else { return };
+    let file = bench.join("seeds/lecture-malloc-free.c");
+    let r = tracery(&["--timeout", "60", "--property", "default,valid-memsafety", "--stats"], &file);
+    assert_eq!(first_line(&r.stdout), "TRUE", "{}", r.stdout);
+    assert!(r.stdout.contains("invariant check: passed") && r.stdout.contains("horn_proof: true"), "{}", r.stdout);
+    let r = tracery(&["--timeout", "5", "--property", "default,valid-memsafety", "--no-horn"], &file);
+    assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
+}
+
+/// A feasible error path through an over-approximated bitwise operator is FALSE only if it
+/// stays feasible with the operator's exact bit-vector form.
+#[test]
+fn bitwise_error_paths_are_rechecked_exactly() {
+    let Some(bench) = bench() else { return };
+    let dir = bench.join("ultimate/programs/regression/c");
+    let r = tracery(&["--timeout", "60"], &dir.join("bitwiseOrUnsignedMinimal.c"));
+    assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);
+    assert!(r.stdout.contains("bitwiseOrUnsignedMinimal.c:17:"), "{}", r.stdout);
+    // safe: the over-approximation reaches the error, the exact form does not
+    let r = tracery(&["--timeout", "60"], &dir.join("bitwiseUnsignedEquals.c"));
+    assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
+    assert!(r.stdout.contains("over-approximated"), "{}", r.stdout);
 }
 
 #[test]
@@ -255,6 +283,7 @@ fn seed_c_tasks() {
     for (name, props, verdict) in [
         ("lecture-p-flag.c", "default", "TRUE"),
         ("lecture-p-flag-bug.c", "default", "FALSE(unreach-call)"),
+        ("lecture-malloc-free.c", "default,valid-memsafety", "TRUE"),
         ("lecture-malloc-free-bug.c", "default,valid-memsafety", "FALSE(valid-deref)"),
     ] {
         let r = tracery(&["--timeout", "60", "--property", props], &seeds.join(name));

@@ -99,20 +99,17 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
         match check {
             TraceCheck::Unknown(r) => break Verdict::Unknown(format!("trace check: {r}")),
             TraceCheck::Feasible(model) => {
-                if let Some(reason) = word.iter().find_map(|&l| cfg.edges[l].overapprox.clone()) {
-                    break Verdict::Unknown(format!("feasible error trace uses an over-approximation: {reason}"));
-                }
                 let Some(violation) = cfg.locs[target].error.clone() else {
                     break Verdict::Unknown("error trace ends at a location without a violation".into());
                 };
+                let overapprox = word.iter().find_map(|&l| cfg.edges[l].overapprox.clone());
                 let edges: Vec<&ir::Edge> = word.iter().map(|&l| &cfg.edges[l]).collect();
                 let steps = edges.iter().map(|e| (e.as_block(), ())).collect();
                 let check: &mut cex::TraceChecker<()> = &mut |tfs, _| check_trace(tfs, solver);
-                let source =
-                    cex::basic_path(steps, check).and_then(|p| cex::steps_with_values(&p, &|_| original, check));
-                let (initial, steps, source_steps) = match source {
-                    Some((initial, steps)) => (initial, steps, true),
-                    None => (model.states.first().cloned().unwrap_or_default(), block_steps(&edges, &model), false),
+                let (initial, steps, source_steps) = match cex::source_counterexample(steps, &|_| original, check, overapprox) {
+                    Err(reason) => break Verdict::Unknown(reason),
+                    Ok(Some((initial, steps))) => (initial, steps, true),
+                    Ok(None) => (model.states.first().cloned().unwrap_or_default(), block_steps(&edges, &model), false),
                 };
                 break Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps }));
             }

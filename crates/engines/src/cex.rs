@@ -76,6 +76,37 @@ fn push_flat<K: Clone>(items: &mut Vec<(Block, TransFormula, K)>, b: Block, k: &
     }
 }
 
+/// The source steps and initial values of a feasible error trace of (possibly composed) steps,
+/// `Ok(None)` when they cannot be recovered. A trace that passes through an over-approximation
+/// (`overapprox`, the first reason on it) is a counterexample only if its path stays feasible
+/// with every over-approximating edge replaced by its exact statement; otherwise `Err` says why.
+pub fn source_counterexample<'c, K: Clone>(
+    steps: Vec<(Block, K)>,
+    original: &dyn Fn(&K) -> &'c Cfg,
+    check: &mut TraceChecker<K>,
+    overapprox: Option<String>,
+) -> Result<Option<(BTreeMap<Term, Term>, Vec<CexStep>)>, String> {
+    let path = basic_path(steps, check);
+    let Some(reason) = overapprox else {
+        return Ok(path.and_then(|p| steps_with_values(&p, original, check)));
+    };
+    path.and_then(exact_path)
+        .and_then(|p| steps_with_values(&p, original, check))
+        .map(Some)
+        .ok_or_else(|| format!("feasible error trace uses an over-approximation: {reason}"))
+}
+
+/// `path` with each over-approximating edge given its exact statement (`None` if one has none).
+fn exact_path<K>(path: Vec<(Edge, K)>) -> Option<Vec<(Edge, K)>> {
+    path.into_iter()
+        .map(|(e, k)| match (&e.overapprox, &e.exact) {
+            (None, _) => Some((e, k)),
+            (Some(_), Some(x)) => Some((Edge { label: Label::Stmt(x.clone()), overapprox: None, exact: None, ..e }, k)),
+            (Some(_), None) => None,
+        })
+        .collect()
+}
+
 /// The steps of a path of original edges with the values after each step, and the values
 /// before the first; `None` if the path is not (or not provably) feasible. `original` gives the
 /// CFG (before large-block encoding) a step's edge belongs to.

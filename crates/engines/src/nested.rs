@@ -145,14 +145,17 @@ fn nesting_of_kinds<'k>(
 }
 
 /// The counterexample of a feasible nested error trace as source steps (the large blocks'
-/// branches resolved by the solver, see [`cex`]), or `None` if the solver could not resolve them.
+/// branches resolved by the solver, see [`cex::source_counterexample`]): `Ok(None)` if the
+/// solver could not resolve them, `Err` if the trace passes through an over-approximation that
+/// the exact statements do not confirm.
 fn source_steps(
     p: &Program,
     word: &[usize],
     np: &NestedProgram,
     locals: &BTreeSet<Term>,
     solver: &mut dyn Solver,
-) -> Option<(BTreeMap<Term, Term>, Vec<CexStep>)> {
+) -> Result<Option<(BTreeMap<Term, Term>, Vec<CexStep>)>, String> {
+    let overapprox = word.iter().find_map(|&l| p.letters[l].edge.overapprox.clone());
     let steps: Vec<(Block, (Kind, usize))> = word
         .iter()
         .map(|&l| {
@@ -169,8 +172,7 @@ fn source_steps(
         let nesting = nesting_of_kinds(tags.iter().map(|(k, _)| k), &np.globals, locals);
         check_scoped_trace(tfs, Some(&nesting), solver)
     };
-    let path = cex::basic_path(steps, check)?;
-    cex::steps_with_values(&path, &|(_, k)| &p.originals[*k], check)
+    cex::source_counterexample(steps, &|(_, k)| &p.originals[*k], check, overapprox)
 }
 
 /// The sources run on a nested trace for the configured one (the portfolio: Craig's tree
@@ -271,15 +273,13 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
         match check {
             TraceCheck::Unknown(r) => break Verdict::Unknown(format!("trace check: {r}")),
             TraceCheck::Feasible(model) => {
-                if let Some(reason) = word.iter().find_map(|&l| p.letters[l].edge.overapprox.clone()) {
-                    break Verdict::Unknown(format!("feasible error trace uses an over-approximation: {reason}"));
-                }
                 let Some(violation) = p.locs[target].error.clone() else {
                     break Verdict::Unknown("error trace ends at a location without a violation".into());
                 };
                 let (initial, steps, source_steps) = match source_steps(&p, &word, np, &locals, solver) {
-                    Some((initial, steps)) => (initial, steps, true),
-                    None => (model.states.first().cloned().unwrap_or_default(), letter_steps(&p, &word, &model), false),
+                    Err(reason) => break Verdict::Unknown(reason),
+                    Ok(Some((initial, steps))) => (initial, steps, true),
+                    Ok(None) => (model.states.first().cloned().unwrap_or_default(), letter_steps(&p, &word, &model), false),
                 };
                 let cex = Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps };
                 break Verdict::Unsafe(Box::new(cex));

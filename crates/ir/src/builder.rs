@@ -19,6 +19,7 @@ struct BEdge {
     label: Label,
     pos: Option<SourcePos>,
     overapprox: Option<String>,
+    exact: Option<Stmt>,
     nondet: Option<Nondet>,
 }
 
@@ -74,13 +75,20 @@ impl Builder {
 
     /// Adds an edge.
     pub fn edge(&mut self, src: usize, dst: usize, label: Label, pos: Option<SourcePos>, overapprox: Option<String>) {
-        self.edges.push(BEdge { src, dst, label, pos, overapprox, nondet: None });
+        self.edges.push(BEdge { src, dst, label, pos, overapprox, exact: None, nondet: None });
     }
 
     /// Marks the last edge added as the havoc of an input function's result.
     pub fn mark_nondet(&mut self, nondet: Nondet) {
         if let Some(e) = self.edges.last_mut() {
             e.nondet = Some(nondet);
+        }
+    }
+
+    /// Gives the last edge added (an over-approximation) its exact statement.
+    pub fn mark_exact(&mut self, exact: Stmt) {
+        if let Some(e) = self.edges.last_mut() {
+            e.exact = Some(exact);
         }
     }
 
@@ -197,6 +205,7 @@ impl Builder {
                 if reach.contains(&e.src) {
                     let mut edge = crate::Edge::new(s, d, e.label, e.pos, e.overapprox);
                     edge.nondet = e.nondet;
+                    edge.exact = e.exact;
                     cfg.add_edge(edge);
                 }
             }

@@ -129,6 +129,10 @@ pub struct Edge {
     /// Set when the statement over-approximates the program's semantics (the reason):
     /// a feasible error trace through such an edge is not a counterexample.
     pub overapprox: Option<String>,
+    /// For an over-approximating edge whose exact semantics is known but costly (bitwise
+    /// operators as bit-vector operations): the exact statement, for re-checking a feasible
+    /// error trace before it is reported.
+    pub exact: Option<Stmt>,
     /// Set when the statement havocs the result of an input function (`__VERIFIER_nondet_int()`).
     pub nondet: Option<Nondet>,
     /// For an edge that large-block encoding composed: the original edges it is made of
@@ -139,7 +143,7 @@ pub struct Edge {
 impl Edge {
     /// An original edge without attributes.
     pub fn new(src: LocId, dst: LocId, label: Label, pos: Option<SourcePos>, overapprox: Option<String>) -> Edge {
-        Edge { src, dst, label, pos, overapprox, nondet: None, block: None }
+        Edge { src, dst, label, pos, overapprox, exact: None, nondet: None, block: None }
     }
 
     /// The edge's statement (`assume true` for a call, which only an engine's input lacks).

@@ -131,6 +131,7 @@ impl<'a> Inliner<'a> {
                         label: Label::Stmt(subst_stmt(s, rename)),
                         pos: e.pos.clone(),
                         overapprox: e.overapprox.clone(),
+                        exact: e.exact.as_ref().map(|x| subst_stmt(x, rename)),
                         nondet: e.nondet.clone(),
                         block: None,
                     });

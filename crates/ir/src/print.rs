@@ -45,6 +45,12 @@ fn join_op(t: &Term, op: &str, prec: u8) -> (String, u8) {
 }
 
 /// Prints `t` so that it binds at least as tightly as `min`.
+/// `name(args)`, an application in function syntax.
+fn call(name: &str, t: &Term) -> (String, u8) {
+    let args: Vec<String> = t.args.iter().map(|x| expr(x, 0)).collect();
+    (format!("{name}({})", args.join(", ")), P_ATOM)
+}
+
 fn expr(t: &Term, min: u8) -> String {
     let (s, prec) = expr_prec(t);
     paren(s, prec, min)
@@ -191,10 +197,13 @@ fn expr_prec(t: &Term) -> (String, u8) {
                 };
                 (format!("(lambda _i: {idx} :: {})", expr(&a(0), 0)), P_ATOM)
             }
-            Op::Apply(f) => {
-                let args: Vec<String> = t.args.iter().map(|x| expr(x, 0)).collect();
-                (format!("{}({})", f.name, args.join(", ")), P_ATOM)
-            }
+            Op::Apply(f) => call(&f.name, t),
+            // Boogie declares bit-vector operations as functions (`{:bvbuiltin "bvand"}`)
+            Op::Int2Bv(n) => call(&format!("int2bv{n}"), t),
+            Op::Bv2Nat => call("bv2nat", t),
+            Op::BvAnd => call("bvand", t),
+            Op::BvOr => call("bvor", t),
+            Op::BvXor => call("bvxor", t),
         },
     }
 }

@@ -125,6 +125,7 @@ fn recursive_calls_become_marked_contracts() {
         label: Label::Call(Call { callee: "f".into(), args: vec![a.clone()], rets: vec![r.clone()] }),
         pos: None,
         overapprox: None,
+        exact: None,
         nondet: None,
         block: None,
     });
@@ -138,6 +139,7 @@ fn recursive_calls_become_marked_contracts() {
         label: Label::Call(Call { callee: "f".into(), args: vec![int(1)], rets: vec![x()] }),
         pos: None,
         overapprox: None,
+        exact: None,
         nondet: None,
         block: None,
     });

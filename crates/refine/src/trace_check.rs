@@ -36,12 +36,20 @@ pub fn check_trace(trace: &[TransFormula], solver: &mut dyn Solver) -> TraceChec
 /// [`crate::ssa::ssa_scoped`]).
 pub fn check_scoped_trace(trace: &[TransFormula], nesting: Option<&Nesting>, solver: &mut dyn Solver) -> TraceCheck {
     let s = ssa_scoped(trace, nesting);
+    // Z3 4.8.12 gives up on bit-vector conversions among named assertions: such a trace is
+    // checked without names, and its core is the whole trace
+    let named = !s.conjuncts.iter().any(Term::has_bitvector);
     solver.push();
     for (i, c) in s.conjuncts.iter().enumerate() {
-        solver.assert_named(&step_name(i), c);
+        if named {
+            solver.assert_named(&step_name(i), c);
+        } else {
+            solver.assert(c);
+        }
     }
     let result = match solver.check() {
         SatResult::Sat => extract_counterexample(&s, solver),
+        SatResult::Unsat if !named => TraceCheck::Infeasible { core: (0..trace.len()).collect() },
         SatResult::Unsat => {
             let core = match solver.unsat_core() {
                 Ok(names) => names.iter().filter_map(|n| step_of_name(n)).filter(|i| *i < trace.len()).collect(),

@@ -322,6 +322,28 @@ pub fn modulo(a: &Term, b: &Term) -> Term {
     app(Op::Mod, vec![a.clone(), b.clone()], Sort::Int)
 }
 
+/// `t mod 2^width` as a bit-vector of that width.
+pub fn int2bv(width: u32, t: &Term) -> Term {
+    // `(x mod c)` with `2^width | c` is `x` modulo `2^width` (and Z3 4.8.12's incremental
+    // solver gives up on `mod` directly under `int2bv`)
+    let m = BigInt::one() << width;
+    if t.op() == Some(&Op::Mod) && t.args[1].as_int().is_some_and(|c| c.is_positive() && (c % &m).is_zero()) {
+        return int2bv(width, &t.args[0]);
+    }
+    app(Op::Int2Bv(width), vec![t.clone()], Sort::BitVec(width))
+}
+
+/// The unsigned integer value of a bit-vector.
+pub fn bv2nat(t: &Term) -> Term {
+    app(Op::Bv2Nat, vec![t.clone()], Sort::Int)
+}
+
+/// A bitwise operator (`Op::BvAnd`, `Op::BvOr`, `Op::BvXor`) on bit-vectors of one width.
+pub fn bv_bitwise(op: Op, a: &Term, b: &Term) -> Term {
+    debug_assert!(matches!(op, Op::BvAnd | Op::BvOr | Op::BvXor) && a.sort == b.sort);
+    app(op, vec![a.clone(), b.clone()], a.sort.clone())
+}
+
 /// Euclidean division as SMT-LIB defines `div`: `x = y*q + r` with `0 <= r < |y|`.
 pub fn euclid_div(x: &BigInt, y: &BigInt) -> BigInt {
     let (q, r) = x.div_mod_floor(y);

@@ -89,6 +89,11 @@ fn write_op(out: &mut impl Write, op: &Op, names: &dyn Names) -> fmt::Result {
             return write!(out, ")");
         }
         Op::Apply(f) => return write!(out, "{}", names.func(f)),
+        Op::Int2Bv(n) => return write!(out, "(_ int2bv {n})"),
+        Op::Bv2Nat => "bv2nat",
+        Op::BvAnd => "bvand",
+        Op::BvOr => "bvor",
+        Op::BvXor => "bvxor",
     };
     write!(out, "{s}")
 }

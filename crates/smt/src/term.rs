@@ -52,6 +52,14 @@ pub enum Op {
     Store,
     /// The constant array of the given sort (`((as const S) v)`).
     ConstArray(Sort),
+    /// An integer as a bit-vector of the given width, modulo `2^width` (`(_ int2bv n)`).
+    Int2Bv(u32),
+    /// The unsigned value of a bit-vector (`bv2nat`).
+    Bv2Nat,
+    /// Bitwise and, or, exclusive or of bit-vectors of one width.
+    BvAnd,
+    BvOr,
+    BvXor,
     /// Application of an uninterpreted function.
     Apply(Arc<FuncDecl>),
 }
@@ -211,16 +219,26 @@ impl Term {
         matches!(self.kind, Kind::Bool(_) | Kind::Int(_) | Kind::Real(_))
     }
 
-    /// Whether the term contains a quantifier.
-    pub fn has_quantifier(&self) -> bool {
+    /// Whether some node of the term DAG satisfies `p`.
+    pub fn any_subterm(&self, p: impl Fn(&Term) -> bool) -> bool {
         let mut seen = std::collections::HashSet::new();
-        fn go(t: &Term, seen: &mut std::collections::HashSet<u64>) -> bool {
+        fn go(t: &Term, p: &dyn Fn(&Term) -> bool, seen: &mut std::collections::HashSet<u64>) -> bool {
             if !seen.insert(t.id()) {
                 return false;
             }
-            matches!(t.kind, Kind::Quant(..)) || t.args.iter().any(|a| go(a, seen))
+            p(t) || t.args.iter().any(|a| go(a, p, seen))
         }
-        go(self, &mut seen)
+        go(self, &p, &mut seen)
+    }
+
+    /// Whether the term contains a quantifier.
+    pub fn has_quantifier(&self) -> bool {
+        self.any_subterm(|t| matches!(t.kind, Kind::Quant(..)))
+    }
+
+    /// Whether the term has a bit-vector subterm.
+    pub fn has_bitvector(&self) -> bool {
+        self.any_subterm(|t| matches!(t.sort, Sort::BitVec(_)))
     }
 
     /// Number of distinct nodes in the term DAG.

@@ -783,6 +783,27 @@ impl Z3Ctx {
                 // SAFETY: live sort and AST.
                 self.ast(unsafe { ffi::Z3_mk_const_array(self.c(), d.p, vz.p) }, "const array")
             }
+            Op::Int2Bv(n) => {
+                let a = plain(self)?;
+                let [x] = a.as_slice() else { return Err(unsupported("int2bv arity")) };
+                // SAFETY: live AST.
+                self.ast(unsafe { ffi::Z3_mk_int2bv(self.c(), *n, x.p) }, "int2bv")
+            }
+            Op::Bv2Nat => {
+                let a = plain(self)?;
+                let [x] = a.as_slice() else { return Err(unsupported("bv2nat arity")) };
+                // SAFETY: live AST.
+                self.ast(unsafe { ffi::Z3_mk_bv2int(self.c(), x.p, false) }, "bv2nat")
+            }
+            Op::BvAnd | Op::BvOr | Op::BvXor => {
+                let a = plain(self)?;
+                let f = match op {
+                    Op::BvAnd => ffi::Z3_mk_bvand,
+                    Op::BvOr => ffi::Z3_mk_bvor,
+                    _ => ffi::Z3_mk_bvxor,
+                };
+                self.mk_bin(f, &a, "bitwise")
+            }
             Op::Apply(fd) => {
                 if fd.domain.len() != args.len() {
                     return Err(unsupported(format!("{} applied to {} arguments", fd.name, args.len())));
