@@ -188,9 +188,9 @@ const CELLS_SHARE: u32 = 3;
 /// [`HORN_LIMIT`]: it proves most programs it can prove within a second, and trace abstraction
 /// needs the rest.
 const HORN_SHARE: u32 = 8;
+/// The longest Horn attempt on the program itself, and any Horn attempt's time when the run
+/// has no deadline.
 const HORN_LIMIT: Duration = Duration::from_secs(10);
-/// The time of a Horn attempt when the run has no deadline.
-const HORN_WITHOUT_DEADLINE: Duration = Duration::from_secs(10);
 
 /// A checked proof of `encoded` from a model of its Horn clauses found within `limit`.
 fn horn_proof(entry: &str, encoded: &ir::Cfg, limit: Duration, config: &Config) -> Option<Proof> {
@@ -212,7 +212,7 @@ fn horn_proof(entry: &str, encoded: &ir::Cfg, limit: Duration, config: &Config) 
 /// array cell abstraction with a third of the time left, then of the program itself with an
 /// eighth (at most ten seconds) —, then by trace abstraction.
 fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    let left = |share: u32| config.deadline.map_or(HORN_WITHOUT_DEADLINE, |d| d.saturating_duration_since(Instant::now()) / share);
+    let left = |share: u32| config.deadline.map_or(HORN_LIMIT, |d| d.saturating_duration_since(Instant::now()) / share);
     if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
         if let Some(proof) = horn_proof(entry, &encode(&cells, config), left(CELLS_SHARE), config) {
             stats.cell_abstraction_proof = true;
