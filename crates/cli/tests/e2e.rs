@@ -224,7 +224,8 @@ fn craig_smtlib_gives_the_right_verdicts() {
     assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);
     let Some(bench) = bench() else { return };
     for name in ["lecture-p-flag.bpl", "paper-live-variables.bpl", "paper-fig1-arrays.bpl"] {
-        let r = tracery(&["--refinement", "craig-smtlib", "--timeout", "60", "--json-stats"], &bench.join("seeds").join(name));
+        // Without Horn solving, which would prove these before the interpolator is asked.
+        let r = tracery(&["--refinement", "craig-smtlib", "--timeout", "60", "--json-stats", "--no-horn"], &bench.join("seeds").join(name));
         assert_eq!(first_line(&r.stdout), "TRUE", "{name}: {} {}", r.stdout, r.stderr);
         let stats: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap_or("")).expect("JSON statistics");
         assert!(stats["interpolator"]["queries"].as_u64() > Some(0), "{name}: {stats}");
