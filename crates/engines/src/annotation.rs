@@ -90,11 +90,12 @@ pub fn simplified_disjunction(disjuncts: &[Term], deadline: Option<Instant>) -> 
     or(&kept)
 }
 
-/// Simplifies each location's invariant (within the time left).
+/// Simplifies each location's invariant (within the time left, at most half a second each:
+/// the simplifier can spend seconds on wrap-around terms such as `x mod 2^64`).
 pub fn simplify_all(inv: &[Term], deadline: Option<Instant>) -> Vec<Term> {
     inv.iter()
         .map(|t| {
-            let left = millis_left(deadline, 2000);
+            let left = millis_left(deadline, 500);
             if left < 50 {
                 smt::simplify::simplify(t)
             } else {

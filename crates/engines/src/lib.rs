@@ -4,6 +4,7 @@
 pub mod annotation;
 pub mod automizer;
 pub mod chc;
+pub mod houdini;
 mod cex;
 pub mod nested;
 mod predicate_dfa;
@@ -208,13 +209,27 @@ fn horn_proof(entry: &str, encoded: &ir::Cfg, limit: Duration, config: &Config) 
     None
 }
 
+/// A checked proof of `encoded` from the candidates that Houdini keeps within `limit`.
+fn houdini_proof(entry: &str, encoded: &ir::Cfg, candidates: &[Term], limit: Duration, config: &Config) -> Option<Proof> {
+    let inv = houdini::annotation(encoded, candidates, Some(Instant::now() + limit))?;
+    let proof = annotation::proof(entry, encoded, &inv, config.deadline);
+    if proof.checked != Some(true) {
+        tracing::debug!("the Houdini annotation of {entry} failed its check");
+        return None;
+    }
+    Some(proof)
+}
+
 /// Verifies an entry's call-free CFG: first by Horn solving, which can only prove it — of its
 /// array cell abstraction with a third of the time left, then of the program itself with an
 /// eighth (at most ten seconds) —, then by trace abstraction.
 fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let left = |share: u32| config.deadline.map_or(HORN_LIMIT, |d| d.saturating_duration_since(Instant::now()) / share);
     if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
-        if let Some(proof) = horn_proof(entry, &encode(&cells, config), left(CELLS_SHARE), config) {
+        let encoded = encode(&cells, config);
+        let proof = houdini_proof(entry, &encoded, &ir::cell_candidates(&cells), left(CELLS_SHARE), config)
+            .or_else(|| horn_proof(entry, &encoded, left(CELLS_SHARE), config));
+        if let Some(proof) = proof {
             stats.cell_abstraction_proof = true;
             return (Verdict::Safe, Some(proof));
         }

@@ -4,6 +4,7 @@
 
 pub mod accel;
 pub mod builder;
+pub mod cell_templates;
 pub mod cells;
 pub mod cfg;
 pub mod print;
@@ -21,6 +22,7 @@ pub mod nested;
 
 pub use inline::{prepare, PrepareError};
 pub use accel::accelerate;
+pub use cell_templates::cell_candidates;
 pub use cells::cell_abstraction;
 pub use lbe::large_block_encoding;
 pub use nested::{prepare_nested, NestedProgram, ReturnLetter};

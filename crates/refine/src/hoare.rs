@@ -66,10 +66,16 @@ pub fn syntactic_check(pre: &Term, tf: &TransFormula, post: &Term) -> Option<Val
 
 /// The query `pre[in] ∧ tf ∧ ¬post[out]` whose unsatisfiability means the triple is valid.
 pub fn triple_query(pre: &Term, tf: &TransFormula, post: &Term) -> Term {
+    let (pres, posts) = step_instances(std::slice::from_ref(pre), tf, std::slice::from_ref(post));
+    and(&[pres[0].clone(), tf.formula.clone(), not(&posts[0])])
+}
+
+/// Formulas over the variables before the step `tf`, `pre[in]`, and after it, `post[out]`,
+/// for `pre[in] ∧ tf.formula ∧ post[out]`.
+pub fn step_instances(pres: &[Term], tf: &TransFormula, posts: &[Term]) -> (Vec<Term>, Vec<Term>) {
     let instances: BTreeSet<Term> =
         tf.in_vars.values().chain(tf.out_vars.values()).chain(tf.aux_vars.iter()).cloned().collect();
-    let mut vars: BTreeSet<Term> = free_vars(pre);
-    vars.extend(free_vars(post));
+    let vars: BTreeSet<Term> = pres.iter().chain(posts).flat_map(free_vars).collect();
     let mut in_map: HashMap<Term, Term> = HashMap::new();
     let mut out_map: HashMap<Term, Term> = HashMap::new();
     for x in &vars {
@@ -84,7 +90,8 @@ pub fn triple_query(pre: &Term, tf: &TransFormula, post: &Term) -> Term {
         in_map.insert(x.clone(), i);
         out_map.insert(x.clone(), o);
     }
-    and(&[substitute(pre, &in_map), tf.formula.clone(), not(&substitute(post, &out_map))])
+    let over = |ts: &[Term], map: &HashMap<Term, Term>| ts.iter().map(|t| substitute(t, map)).collect();
+    (over(pres, &in_map), over(posts, &out_map))
 }
 
 /// Decides `{pre} tf {post}` with `solver` (syntactic checks first, no cache).

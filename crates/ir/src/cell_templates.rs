@@ -1,0 +1,223 @@
+//! Candidate invariants of an array cell abstraction (`cells`), for a Houdini search: the
+//! atoms of the program's conditions and of what its writes store, each also guarded by a
+//! range of the distinguished index, `#q < lo ∨ #q ≥ hi ∨ A` ("the cells in [lo, hi) hold A")
+//! and `lo ≤ #q < hi ∨ A` ("the cells outside"). The bounds are the array indices the
+//! program uses (and one past them) and the bounds its loop conditions compare them with.
+//! Candidates only propose: whatever survives is checked as an inductive annotation.
+
+use crate::cells::distinguished_index;
+use crate::{Cfg, Label, Stmt};
+use num_bigint::Sign;
+use smt::build::{add, and, eq, ge, int, le, lt, or, sub};
+use smt::simplify::simplify;
+use smt::subst::{free_vars, substitute, substitute1};
+use smt::{Kind, Op, Sort, Term};
+use std::collections::{BTreeSet, HashMap};
+
+/// More candidates than this per location make each Houdini query slow; the guarded ones are
+/// then left out.
+const MAX_CANDIDATES: usize = 4000;
+
+/// The candidate invariants of `abstraction`, the cell abstraction of a program.
+pub fn cell_candidates(abstraction: &Cfg) -> Vec<Term> {
+    let mut found = Found::default();
+    for e in &abstraction.edges {
+        if let Label::Stmt(s) = &e.label {
+            found.stmt(s);
+        }
+    }
+    found.candidates()
+}
+
+/// What the statements tell.
+#[derive(Default)]
+struct Found {
+    /// Comparisons of integers, reads at `#q` resolved to the cell.
+    atoms: BTreeSet<Term>,
+    /// `x = v` for a cell written with `v` or a variable assigned `v`.
+    defs: Vec<(Term, Term)>,
+    /// The array indices (with `#q`) and what loop conditions compare their variables with.
+    bounds: BTreeSet<Term>,
+    /// The variables of array indices.
+    counters: BTreeSet<Term>,
+}
+
+impl Found {
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Assume(f) => self.comparisons(f),
+            Stmt::Assign(pairs) => {
+                for (x, e) in pairs {
+                    self.comparisons(e);
+                    self.assignment(x, e);
+                }
+            }
+            Stmt::Havoc(_) => {}
+            Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().for_each(|s| self.stmt(s)),
+        }
+    }
+
+    fn assignment(&mut self, x: &Term, e: &Term) {
+        if is_ghost(x) || x.sort != Sort::Int {
+            return;
+        }
+        // A write of the cell: `x#q := ite(index = #q, v, x#q)`.
+        if e.op() == Some(&Op::Ite) && e.args[2] == *x {
+            if let Some(index) = index_of(&e.args[0]) {
+                let v = resolve_reads(&e.args[1]);
+                if let Kind::Var(_) = index.kind {
+                    // The value at the cell in the index's terms: `a[i] = i` stores `#q`.
+                    self.defs.push((x.clone(), substitute1(&v, &index, &distinguished_index())));
+                }
+                self.defs.push((x.clone(), v));
+            }
+            return;
+        }
+        let e = resolve_reads(e);
+        if !free_vars(&e).contains(x) {
+            self.defs.push((x.clone(), e));
+        }
+    }
+
+    /// Collects the integer comparisons of `t` (reads resolved) and the indices of its reads.
+    fn comparisons(&mut self, t: &Term) {
+        if let Some(index) = (t.op() == Some(&Op::Ite)).then(|| index_of(&t.args[0])).flatten() {
+            self.index(&index);
+        }
+        let is_comparison = matches!(t.op(), Some(Op::Le | Op::Lt | Op::Eq)) && t.args.iter().all(|a| a.sort == Sort::Int);
+        if is_comparison {
+            self.atoms.insert(resolve_reads(t));
+        }
+        t.args.iter().for_each(|a| self.comparisons(a));
+    }
+
+    fn index(&mut self, index: &Term) {
+        self.counters.extend(free_vars(index));
+        self.bounds.insert(simplify(index));
+        self.bounds.insert(simplify(&add(&[index.clone(), int(1)])));
+    }
+
+    fn candidates(mut self) -> Vec<Term> {
+        for (x, v) in std::mem::take(&mut self.defs) {
+            self.atoms.insert(eq(&x, &v));
+            self.defs.push((x, v));
+        }
+        // A value stored in a cell stands for the variable it came from: `a[i] = x` with
+        // `x > y` and `b[i] = y` gives `a#q > b#q`. Two rounds, for two such variables.
+        let renamings: Vec<(Term, Term)> = self.defs.iter().filter(|(_, v)| matches!(v.kind, Kind::Var(_))).cloned().collect();
+        for _ in 0..2 {
+            let renamed: Vec<Term> = self
+                .atoms
+                .iter()
+                .flat_map(|a| renamings.iter().filter(|(_, v)| free_vars(a).contains(v)).map(|(x, v)| substitute1(a, v, x)))
+                .collect();
+            self.atoms.extend(renamed);
+        }
+        // Loop conditions: `i < n` bounds the cells by `n`; weakened, `i <= n` holds at the exit.
+        let mut weakened = vec![];
+        for a in self.atoms.iter().filter(|a| !has_type_limit(a)) {
+            let (l, r) = match a.op() {
+                Some(Op::Lt) => (&a.args[0], &a.args[1]),
+                Some(Op::Le) => {
+                    weakened.push(le(&a.args[0], &add(&[a.args[1].clone(), int(1)])));
+                    (&a.args[0], &a.args[1])
+                }
+                _ => continue,
+            };
+            weakened.push(le(l, r));
+            for (counter_side, other) in [(l, r), (r, l)] {
+                let vars = free_vars(counter_side);
+                if vars.iter().any(|v| self.counters.contains(v)) && !free_vars(other).iter().any(|v| self.counters.contains(v)) {
+                    self.bounds.insert(simplify(other));
+                    self.bounds.insert(simplify(&add(&[other.clone(), int(1)])));
+                }
+            }
+        }
+        self.atoms.extend(weakened.iter().map(simplify));
+        self.bounds.insert(int(0));
+        let q = distinguished_index();
+        let usable = |t: &Term| free_vars(t).iter().all(|v| !is_ghost(v));
+        let bounds: Vec<&Term> = self.bounds.iter().filter(|b| usable(b) && !free_vars(b).contains(&q)).collect();
+        let atoms: Vec<Term> = self.atoms.into_iter().map(|a| simplify(&a)).filter(|a| usable(a) && !a.is_true() && !a.is_false()).collect();
+        let (cell, plain): (Vec<Term>, Vec<Term>) = atoms.into_iter().partition(mentions_cell);
+        let mut out: Vec<Term> = plain.into_iter().filter(|a| !free_vars(a).contains(&q)).collect();
+        out.extend(cell.iter().cloned());
+        // Guarded: what relates cells with each other and with the bounds' variables (a
+        // cell's type range holds everywhere, no need to guard it).
+        let bound_vars: BTreeSet<Term> = bounds.iter().flat_map(|b| free_vars(b)).chain([q.clone()]).collect();
+        let guardable = |a: &Term| !has_type_limit(a) && free_vars(a).iter().all(|v| is_cell(v) || bound_vars.contains(v));
+        let cell: Vec<Term> = cell.into_iter().filter(guardable).collect();
+        if out.len() + cell.len() * bounds.len() * bounds.len() * 2 > MAX_CANDIDATES {
+            return out;
+        }
+        for a in &cell {
+            for lo in &bounds {
+                // An empty range [lo, hi) proposes nothing.
+                let empty = |hi: &Term| matches!(&simplify(&sub(hi, lo)).kind, Kind::Int(d) if d.sign() != Sign::Plus);
+                for hi in bounds.iter().filter(|hi| !empty(hi)) {
+                    out.push(or(&[lt(&q, lo), ge(&q, hi), a.clone()]));
+                    out.push(or(&[and(&[le(lo, &q), lt(&q, hi)]), a.clone()]));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether `t` mentions a bound of an integer type (`±2^k`, `2^k - 1` with `k ≥ 7`):
+/// the range assumption of a value of that type, no loop bound.
+fn has_type_limit(t: &Term) -> bool {
+    t.any_subterm(|s| match &s.kind {
+        Kind::Int(c) => {
+            let m = c.magnitude();
+            [m.clone(), m + 1u32].iter().any(|x| x.count_ones() == 1 && x.bits() >= 8)
+        }
+        _ => false,
+    })
+}
+
+/// The names the abstraction introduces for reads and for the last read's index.
+fn is_ghost(v: &Term) -> bool {
+    v.var_name().is_some_and(|n| n.starts_with("#rd") || n == "#last")
+}
+
+fn is_cell(v: &Term) -> bool {
+    v.var_name().is_some_and(|n| n.ends_with("#q") && n != "#q")
+}
+
+fn mentions_cell(t: &Term) -> bool {
+    free_vars(t).iter().any(is_cell)
+}
+
+/// `index` of a condition `index = #q` (either way round).
+fn index_of(cond: &Term) -> Option<Term> {
+    let q = distinguished_index();
+    if cond.op() != Some(&Op::Eq) || cond.args.len() != 2 {
+        return None;
+    }
+    match (&cond.args[0], &cond.args[1]) {
+        (a, b) if *b == q && *a != q => Some(a.clone()),
+        (a, b) if *a == q && *b != q => Some(b.clone()),
+        _ => None,
+    }
+}
+
+/// `t` with every read `ite(index = #q, cell, #rdK)` replaced by the cell: the value the
+/// abstraction tracks.
+fn resolve_reads(t: &Term) -> Term {
+    let mut map = HashMap::new();
+    collect_reads(t, &mut map);
+    if map.is_empty() {
+        t.clone()
+    } else {
+        substitute(t, &map)
+    }
+}
+
+fn collect_reads(t: &Term, map: &mut HashMap<Term, Term>) {
+    if t.op() == Some(&Op::Ite) && index_of(&t.args[0]).is_some() && is_ghost(&t.args[2]) {
+        map.insert(t.clone(), resolve_reads(&t.args[1]));
+        return;
+    }
+    t.args.iter().for_each(|a| collect_reads(a, map));
+}
