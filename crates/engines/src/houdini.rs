@@ -14,12 +14,18 @@ use smt::{SatResult, Solver, Term};
 use std::collections::{BTreeSet, VecDeque};
 use std::time::Instant;
 
+/// The time of one query about all candidates of a location.
+const QUERY_MS: u64 = 2000;
+/// The time of one query about a single candidate, when the query about all was too hard.
+const SINGLE_QUERY_MS: u64 = 200;
+
 /// An inductive annotation of `cfg` (`true` at the entry, `false` at error locations, a
 /// conjunction of `candidates` elsewhere), or `None` if the candidates do not make one or
 /// the solver gave up before `deadline`.
 pub fn annotation(cfg: &Cfg, candidates: &[Term], deadline: Option<Instant>) -> Option<Vec<Term>> {
     let mut h = Houdini { cfg, steps: cfg.edges.iter().map(|e| e.stmt().trans_formula()).collect(), solver: Z3Solver::new(), deadline };
     tracing::debug!("Houdini: {} candidates", candidates.len());
+    candidates.iter().for_each(|c| tracing::trace!("candidate {c}"));
     let inv = h.fixpoint(candidates)?;
     let needed = h.needed(&inv)?;
     tracing::debug!("Houdini: {} candidates kept, {} needed", inv.iter().map(Vec::len).sum::<usize>(), needed.iter().map(BTreeSet::len).sum::<usize>());
@@ -48,20 +54,14 @@ impl Houdini<'_> {
         self.cfg.locs[l].error.is_some()
     }
 
-    /// Checks the assertions made since `push` (then pops); `None` when the solver gave up.
-    fn check(&mut self) -> Option<SatResult> {
-        let r = self.solver.check();
-        if let SatResult::Unknown(why) = &r {
-            tracing::debug!("Houdini gave up: {why}");
-            self.solver.pop();
-            return None;
-        }
-        Some(r)
-    }
-
-    fn push(&mut self) {
-        self.solver.set_timeout_ms(millis_left(self.deadline, 10_000).max(1));
-        self.solver.push();
+    /// Checks `parts` alone (a one-shot query, see `Z3Solver::reset`) within `cap_ms` and the
+    /// time left; the solver keeps them for a model or core.
+    fn check(&mut self, parts: &[&Term], named: &[Term], cap_ms: u64) -> SatResult {
+        self.solver.reset();
+        self.solver.set_timeout_ms(millis_left(self.deadline, cap_ms).max(1));
+        parts.iter().for_each(|p| self.solver.assert(p));
+        named.iter().enumerate().for_each(|(k, p)| self.solver.assert_named(&format!("c{k}"), p));
+        self.solver.check()
     }
 
     /// The candidates each location keeps.
@@ -79,20 +79,35 @@ impl Houdini<'_> {
             let pre_step = and(&[and(&pres), self.steps[e].formula.clone()]);
             let mut dropped = false;
             while !posts.is_empty() {
-                self.push();
-                self.solver.assert(&pre_step);
-                self.solver.assert(&not(&and(&posts)));
-                if self.check()? == SatResult::Unsat {
-                    self.solver.pop();
-                    break;
-                }
-                let model = self.solver.model(&posts);
-                self.solver.pop();
-                // Keep what the model satisfies; a candidate it does not evaluate counts as false.
-                let keep: Vec<bool> = posts.iter().map(|p| model.as_ref().is_ok_and(|m| m.get(p).is_some_and(Term::is_true))).collect();
-                if keep.iter().all(|&k| k) {
-                    return None;
-                }
+                let keep: Vec<bool> = match self.check(&[&pre_step, &not(&and(&posts))], &[], QUERY_MS) {
+                    SatResult::Unsat => break,
+                    SatResult::Sat => {
+                        let model = self.solver.model(&posts);
+                        // A candidate the model does not evaluate counts as false.
+                        let keep: Vec<bool> = posts.iter().map(|p| model.as_ref().is_ok_and(|m| m.get(p).is_some_and(Term::is_true))).collect();
+                        if keep.iter().all(|&k| k) {
+                            return None;
+                        }
+                        keep
+                    }
+                    SatResult::Unknown(why) => {
+                        if millis_left(self.deadline, 1) == 0 {
+                            tracing::debug!("Houdini gave up: {why}");
+                            return None;
+                        }
+                        // Too hard at once: keep the candidates the step keeps one by one.
+                        let keep: Vec<bool> = posts
+                            .iter()
+                            .map(|p| {
+                                self.check(&[&pre_step, &not(p)], &[], SINGLE_QUERY_MS) == SatResult::Unsat
+                            })
+                            .collect();
+                        if keep.iter().all(|&k| k) {
+                            break;
+                        }
+                        keep
+                    }
+                };
                 let mut k = keep.iter();
                 inv[dst].retain(|_| *k.next().unwrap_or(&false));
                 let mut k = keep.iter();
@@ -125,15 +140,9 @@ impl Houdini<'_> {
                 // The step must falsify the goal (no state at all at an error location).
                 let goal = goal.map_or(ff(), |k| inv[loc][k].clone());
                 let (pres, posts) = step_instances(&inv[src], &self.steps[e], &[goal]);
-                self.push();
-                for (k, p) in pres.iter().enumerate() {
-                    self.solver.assert_named(&format!("c{k}"), p);
-                }
-                self.solver.assert(&self.steps[e].formula.clone());
-                self.solver.assert(&not(&posts[0]));
-                if self.check()? != SatResult::Unsat {
-                    self.solver.pop();
-                    tracing::debug!("Houdini: {} stays reachable from {}", cfg.locs[loc].name, cfg.locs[src].name);
+                let r = self.check(&[&self.steps[e].formula.clone(), &not(&posts[0])], &pres, QUERY_MS);
+                if r != SatResult::Unsat {
+                    tracing::debug!("Houdini: {} is not shown unreachable from {} ({r:?})", cfg.locs[loc].name, cfg.locs[src].name);
                     return None;
                 }
                 // Without a core, every candidate of the source is needed.
@@ -141,7 +150,6 @@ impl Houdini<'_> {
                     Ok(names) => names.iter().filter_map(|n| n.strip_prefix('c')?.parse().ok()).collect(),
                     Err(_) => (0..pres.len()).collect(),
                 };
-                self.solver.pop();
                 for k in core {
                     if needed[src].insert(k) {
                         todo.push((src, Some(k)));

@@ -183,8 +183,12 @@ pub(crate) fn encode(cfg: &ir::Cfg, config: &Config) -> ir::Cfg {
     }
 }
 
-/// The share of the time left that the cell abstraction gets.
+/// The share of the time left that the cell abstraction gets, first by Horn solving (at most
+/// [`CELLS_HORN_LIMIT`]), then by Houdini over templates.
 const CELLS_SHARE: u32 = 3;
+/// Horn solving proves a cell abstraction within a second or not at all (a loop bound that is
+/// a constant, such as 100000, makes it unroll): Houdini needs the time more.
+const CELLS_HORN_LIMIT: Duration = Duration::from_secs(2);
 /// The share of the time left that Horn solving of the program itself gets, at most
 /// [`HORN_LIMIT`]: it proves most programs it can prove within a second, and trace abstraction
 /// needs the rest.
@@ -220,15 +224,16 @@ fn houdini_proof(entry: &str, encoded: &ir::Cfg, candidates: &[Term], limit: Dur
     Some(proof)
 }
 
-/// Verifies an entry's call-free CFG: first by Horn solving, which can only prove it — of its
-/// array cell abstraction with a third of the time left, then of the program itself with an
-/// eighth (at most ten seconds) —, then by trace abstraction.
+/// Verifies an entry's call-free CFG: first by invariant search, which can only prove it — of
+/// its array cell abstraction with a third of the time left (Horn solving, then Houdini), then
+/// of the program itself by Horn solving with an eighth (at most ten seconds) —, then by trace
+/// abstraction.
 fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let left = |share: u32| config.deadline.map_or(HORN_LIMIT, |d| d.saturating_duration_since(Instant::now()) / share);
     if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
         let encoded = encode(&cells, config);
-        let proof = houdini_proof(entry, &encoded, &ir::cell_candidates(&cells), left(CELLS_SHARE), config)
-            .or_else(|| horn_proof(entry, &encoded, left(CELLS_SHARE), config));
+        let proof = horn_proof(entry, &encoded, left(CELLS_SHARE).min(CELLS_HORN_LIMIT), config)
+            .or_else(|| houdini_proof(entry, &encoded, &ir::cell_candidates(&cells), left(CELLS_SHARE), config));
         if let Some(proof) = proof {
             stats.cell_abstraction_proof = true;
             return (Verdict::Safe, Some(proof));

@@ -21,9 +21,17 @@ const MAX_CANDIDATES: usize = 4000;
 /// The candidate invariants of `abstraction`, the cell abstraction of a program.
 pub fn cell_candidates(abstraction: &Cfg) -> Vec<Term> {
     let mut found = Found::default();
+    let succ = abstraction.successors();
     for e in &abstraction.edges {
         if let Label::Stmt(s) = &e.label {
             found.stmt(s);
+            // The conditions of branches between program locations: loop conditions, not the
+            // checks that lead to errors.
+            if let Stmt::Assume(f) = s {
+                if succ[e.src].len() > 1 && abstraction.locs[e.dst].error.is_none() {
+                    comparisons_in(f, &mut found.guards);
+                }
+            }
         }
     }
     found.candidates()
@@ -34,6 +42,8 @@ pub fn cell_candidates(abstraction: &Cfg) -> Vec<Term> {
 struct Found {
     /// Comparisons of integers, reads at `#q` resolved to the cell.
     atoms: BTreeSet<Term>,
+    /// The comparisons of branch conditions.
+    guards: BTreeSet<Term>,
     /// `x = v` for a cell written with `v` or a variable assigned `v`.
     defs: Vec<(Term, Term)>,
     /// The array indices (with `#q`) and what loop conditions compare their variables with.
@@ -79,16 +89,17 @@ impl Found {
         }
     }
 
-    /// Collects the integer comparisons of `t` (reads resolved) and the indices of its reads.
+    /// Collects the integer comparisons of `t` and the indices of its reads.
     fn comparisons(&mut self, t: &Term) {
+        comparisons_in(t, &mut self.atoms);
+        self.read_indices(t);
+    }
+
+    fn read_indices(&mut self, t: &Term) {
         if let Some(index) = (t.op() == Some(&Op::Ite)).then(|| index_of(&t.args[0])).flatten() {
             self.index(&index);
         }
-        let is_comparison = matches!(t.op(), Some(Op::Le | Op::Lt | Op::Eq)) && t.args.iter().all(|a| a.sort == Sort::Int);
-        if is_comparison {
-            self.atoms.insert(resolve_reads(t));
-        }
-        t.args.iter().for_each(|a| self.comparisons(a));
+        t.args.iter().for_each(|a| self.read_indices(a));
     }
 
     fn index(&mut self, index: &Term) {
@@ -113,21 +124,24 @@ impl Found {
                 .collect();
             self.atoms.extend(renamed);
         }
-        // Loop conditions: `i < n` bounds the cells by `n`; weakened, `i <= n` holds at the exit.
+        // Weakened, a loop condition `i < n` or `i <= n` holds at the exit: `i <= n`, `i <= n + 1`.
         let mut weakened = vec![];
         for a in self.atoms.iter().filter(|a| !has_type_limit(a)) {
-            let (l, r) = match a.op() {
-                Some(Op::Lt) => (&a.args[0], &a.args[1]),
-                Some(Op::Le) => {
-                    weakened.push(le(&a.args[0], &add(&[a.args[1].clone(), int(1)])));
-                    (&a.args[0], &a.args[1])
-                }
+            match a.op() {
+                Some(Op::Lt) => weakened.push(le(&a.args[0], &a.args[1])),
+                Some(Op::Le) => weakened.push(le(&a.args[0], &add(&[a.args[1].clone(), int(1)]))),
+                _ => {}
+            }
+        }
+        // A loop condition `i < n` bounds the cells by `n`.
+        for g in self.guards.iter().filter(|g| !has_type_limit(g)) {
+            let (l, r) = match g.op() {
+                Some(Op::Lt | Op::Le) => (&g.args[0], &g.args[1]),
                 _ => continue,
             };
-            weakened.push(le(l, r));
             for (counter_side, other) in [(l, r), (r, l)] {
-                let vars = free_vars(counter_side);
-                if vars.iter().any(|v| self.counters.contains(v)) && !free_vars(other).iter().any(|v| self.counters.contains(v)) {
+                let counters: Vec<Term> = free_vars(counter_side).into_iter().filter(|v| self.counters.contains(v)).collect();
+                if !counters.is_empty() && !free_vars(other).iter().any(|v| counters.contains(v)) {
                     self.bounds.insert(simplify(other));
                     self.bounds.insert(simplify(&add(&[other.clone(), int(1)])));
                 }
@@ -136,7 +150,7 @@ impl Found {
         self.atoms.extend(weakened.iter().map(simplify));
         self.bounds.insert(int(0));
         let q = distinguished_index();
-        let usable = |t: &Term| free_vars(t).iter().all(|v| !is_ghost(v));
+        let usable = |t: &Term| free_vars(t).iter().all(|v| !is_ghost(v)) && !t.any_subterm(|s| matches!(s.op(), Some(Op::Mod | Op::IntDiv)));
         let bounds: Vec<&Term> = self.bounds.iter().filter(|b| usable(b) && !free_vars(b).contains(&q)).collect();
         let atoms: Vec<Term> = self.atoms.into_iter().map(|a| simplify(&a)).filter(|a| usable(a) && !a.is_true() && !a.is_false()).collect();
         let (cell, plain): (Vec<Term>, Vec<Term>) = atoms.into_iter().partition(mentions_cell);
@@ -187,6 +201,14 @@ fn is_cell(v: &Term) -> bool {
 
 fn mentions_cell(t: &Term) -> bool {
     free_vars(t).iter().any(is_cell)
+}
+
+/// Adds the integer comparisons of `t` to `out`, reads at `#q` resolved to the cell.
+fn comparisons_in(t: &Term, out: &mut BTreeSet<Term>) {
+    if matches!(t.op(), Some(Op::Le | Op::Lt | Op::Eq)) && t.args.iter().all(|a| a.sort == Sort::Int) {
+        out.insert(resolve_reads(t));
+    }
+    t.args.iter().for_each(|a| comparisons_in(a, out));
 }
 
 /// `index` of a condition `index = #q` (either way round).
