@@ -118,6 +118,19 @@ fn cell_abstraction_proves_array_loops() {
     assert!(r.stdout.contains("array-init-bug.c:8:"), "{}", r.stdout);
 }
 
+/// Where Spacer unrolls (a constant bound, three loops over three arrays, a copy from both
+/// ends), Houdini over range templates proves the cell abstraction.
+#[test]
+fn houdini_proves_array_loops_spacer_unrolls() {
+    let Some(bench) = bench() else { return };
+    for name in ["array_init_pair_sum_const.c", "array_init_pair_symmetr2.c", "array_tiling_tcpy.c"] {
+        let file = bench.join("sv/array-cav19").join(name);
+        let r = tracery(&["--timeout", "60", "--data-model", "ILP32", "--property", "unreach-call", "--stats"], &file);
+        assert_eq!(first_line(&r.stdout), "TRUE", "{name}: {}", r.stdout);
+        assert!(r.stdout.contains("invariant check: passed") && r.stdout.contains("houdini_proof: true"), "{name}: {}", r.stdout);
+    }
+}
+
 /// Horn solving proves a loop whose invariant is disjunctive (the allocated cell is valid while
 /// `i > 0` and freed once the loop is left), which trace abstraction only unrolls.
 #[test]

@@ -138,8 +138,11 @@ pub struct Stats {
     pub interpolator: SolverUse,
     /// Why the requested source was not used, the first time it was not.
     pub first_fallback: Option<String>,
-    /// Whether the array cell abstraction proved the program (`ir::cells`, by Horn solving).
+    /// Whether the array cell abstraction proved the program (`ir::cells`, by Horn solving or
+    /// by Houdini).
     pub cell_abstraction_proof: bool,
+    /// Whether that proof came from Houdini over templates (`houdini`, `ir::cell_templates`).
+    pub houdini_proof: bool,
     /// Whether Horn solving of the program itself proved it (`chc`).
     pub horn_proof: bool,
 }
@@ -233,7 +236,11 @@ fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -
     if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
         let encoded = encode(&cells, config);
         let proof = horn_proof(entry, &encoded, left(CELLS_SHARE).min(CELLS_HORN_LIMIT), config)
-            .or_else(|| houdini_proof(entry, &encoded, &ir::cell_candidates(&cells), left(CELLS_SHARE), config));
+            .or_else(|| {
+                let proof = houdini_proof(entry, &encoded, &ir::cell_candidates(&cells), left(CELLS_SHARE), config);
+                stats.houdini_proof = proof.is_some();
+                proof
+            });
         if let Some(proof) = proof {
             stats.cell_abstraction_proof = true;
             return (Verdict::Safe, Some(proof));
