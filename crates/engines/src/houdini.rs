@@ -33,10 +33,14 @@ pub fn annotation(cfg: &Cfg, candidates: &[Term], deadline: Option<Instant>) -> 
         needed
             .iter()
             .enumerate()
-            .map(|(l, n)| match () {
-                _ if h.is_error(l) => ff(),
-                _ if l == cfg.entry => tt(),
-                _ => and(&n.iter().map(|&k| inv[l][k].clone()).collect::<Vec<_>>()),
+            .map(|(l, n)| {
+                if h.is_error(l) {
+                    ff()
+                } else if l == cfg.entry {
+                    tt()
+                } else {
+                    and(&n.iter().map(|&k| inv[l][k].clone()).collect::<Vec<_>>())
+                }
             })
             .collect(),
     )
@@ -137,7 +141,8 @@ impl Houdini<'_> {
         while let Some((loc, goal)) = todo.pop() {
             for &e in &preds[loc] {
                 let src = cfg.edges[e].src;
-                // The step must falsify the goal (no state at all at an error location).
+                // The source's candidates must establish the goal across the step (`false` at
+                // an error location: the step cannot be taken).
                 let goal = goal.map_or(ff(), |k| inv[loc][k].clone());
                 let (pres, posts) = step_instances(&inv[src], &self.steps[e], &[goal]);
                 let r = self.check(&[&self.steps[e].formula.clone(), &not(&posts[0])], &pres, QUERY_MS);

@@ -89,17 +89,17 @@ impl Found {
         }
     }
 
-    /// Collects the integer comparisons of `t` and the indices of its reads.
+    /// Collects the integer comparisons of `t` and the indices of its reads and writes.
     fn comparisons(&mut self, t: &Term) {
         comparisons_in(t, &mut self.atoms);
-        self.read_indices(t);
+        self.indices(t);
     }
 
-    fn read_indices(&mut self, t: &Term) {
+    fn indices(&mut self, t: &Term) {
         if let Some(index) = (t.op() == Some(&Op::Ite)).then(|| index_of(&t.args[0])).flatten() {
             self.index(&index);
         }
-        t.args.iter().for_each(|a| self.read_indices(a));
+        t.args.iter().for_each(|a| self.indices(a));
     }
 
     fn index(&mut self, index: &Term) {
@@ -109,51 +109,18 @@ impl Found {
     }
 
     fn candidates(mut self) -> Vec<Term> {
-        for (x, v) in std::mem::take(&mut self.defs) {
-            self.atoms.insert(eq(&x, &v));
-            self.defs.push((x, v));
-        }
-        // A value stored in a cell stands for the variable it came from: `a[i] = x` with
-        // `x > y` and `b[i] = y` gives `a#q > b#q`. Two rounds, for two such variables.
-        let renamings: Vec<(Term, Term)> = self.defs.iter().filter(|(_, v)| matches!(v.kind, Kind::Var(_))).cloned().collect();
-        for _ in 0..2 {
-            let renamed: Vec<Term> = self
-                .atoms
-                .iter()
-                .flat_map(|a| renamings.iter().filter(|(_, v)| free_vars(a).contains(v)).map(|(x, v)| substitute1(a, v, x)))
-                .collect();
-            self.atoms.extend(renamed);
-        }
-        // Weakened, a loop condition `i < n` or `i <= n` holds at the exit: `i <= n`, `i <= n + 1`.
-        let mut weakened = vec![];
-        for a in self.atoms.iter().filter(|a| !has_type_limit(a)) {
-            match a.op() {
-                Some(Op::Lt) => weakened.push(le(&a.args[0], &a.args[1])),
-                Some(Op::Le) => weakened.push(le(&a.args[0], &add(&[a.args[1].clone(), int(1)]))),
-                _ => {}
-            }
-        }
-        // A loop condition `i < n` bounds the cells by `n`.
-        for g in self.guards.iter().filter(|g| !has_type_limit(g)) {
-            let (l, r) = match g.op() {
-                Some(Op::Lt | Op::Le) => (&g.args[0], &g.args[1]),
-                _ => continue,
-            };
-            for (counter_side, other) in [(l, r), (r, l)] {
-                let counters: Vec<Term> = free_vars(counter_side).into_iter().filter(|v| self.counters.contains(v)).collect();
-                if !counters.is_empty() && !free_vars(other).iter().any(|v| counters.contains(v)) {
-                    self.bounds.insert(simplify(other));
-                    self.bounds.insert(simplify(&add(&[other.clone(), int(1)])));
-                }
-            }
-        }
-        self.atoms.extend(weakened.iter().map(simplify));
+        self.atoms.extend(self.defs.iter().map(|(x, v)| eq(x, v)));
+        self.rename_through_cells();
+        let weakened: Vec<Term> = self.atoms.iter().filter_map(weakened).collect();
+        self.atoms.extend(weakened);
+        self.bounds_from_guards();
         self.bounds.insert(int(0));
         let q = distinguished_index();
+        // Wrap-around terms (`4·n mod 2^64 div 4`) make queries hard and invariants unreadable.
         let usable = |t: &Term| free_vars(t).iter().all(|v| !is_ghost(v)) && !t.any_subterm(|s| matches!(s.op(), Some(Op::Mod | Op::IntDiv)));
         let bounds: Vec<&Term> = self.bounds.iter().filter(|b| usable(b) && !free_vars(b).contains(&q)).collect();
-        let atoms: Vec<Term> = self.atoms.into_iter().map(|a| simplify(&a)).filter(|a| usable(a) && !a.is_true() && !a.is_false()).collect();
-        let (cell, plain): (Vec<Term>, Vec<Term>) = atoms.into_iter().partition(mentions_cell);
+        let atoms = self.atoms.iter().map(simplify).filter(|a| usable(a) && !a.is_true() && !a.is_false());
+        let (cell, plain): (Vec<Term>, Vec<Term>) = atoms.partition(mentions_cell);
         let mut out: Vec<Term> = plain.into_iter().filter(|a| !free_vars(a).contains(&q)).collect();
         out.extend(cell.iter().cloned());
         // Guarded: what relates cells with each other and with the bounds' variables (a
@@ -175,6 +142,50 @@ impl Found {
             }
         }
         out
+    }
+
+    /// A value stored in a cell stands for the variable it came from: `a[i] = x` with `x > y`
+    /// and `b[i] = y` gives `a#q > b#q`. Two rounds, for two such variables.
+    fn rename_through_cells(&mut self) {
+        let renamings: Vec<&(Term, Term)> = self.defs.iter().filter(|(_, v)| matches!(v.kind, Kind::Var(_))).collect();
+        for _ in 0..2 {
+            let renamed: Vec<Term> = self
+                .atoms
+                .iter()
+                .flat_map(|a| renamings.iter().filter(|(_, v)| free_vars(a).contains(v)).map(|(x, v)| substitute1(a, v, x)))
+                .collect();
+            self.atoms.extend(renamed);
+        }
+    }
+
+    /// A loop condition `i < n` bounds the cells by `n` (and `n + 1`, for `i <= n`).
+    fn bounds_from_guards(&mut self) {
+        for g in self.guards.iter().filter(|g| !has_type_limit(g)) {
+            let (l, r) = match g.op() {
+                Some(Op::Lt | Op::Le) => (&g.args[0], &g.args[1]),
+                _ => continue,
+            };
+            for (counter_side, other) in [(l, r), (r, l)] {
+                let counters: Vec<Term> = free_vars(counter_side).into_iter().filter(|v| self.counters.contains(v)).collect();
+                if !counters.is_empty() && !free_vars(other).iter().any(|v| counters.contains(v)) {
+                    self.bounds.insert(simplify(other));
+                    self.bounds.insert(simplify(&add(&[other.clone(), int(1)])));
+                }
+            }
+        }
+    }
+}
+
+/// A loop condition `i < n` or `i <= n` weakened to what holds at the exit: `i <= n`,
+/// `i <= n + 1`.
+fn weakened(a: &Term) -> Option<Term> {
+    if has_type_limit(a) {
+        return None;
+    }
+    match a.op() {
+        Some(Op::Lt) => Some(simplify(&le(&a.args[0], &a.args[1]))),
+        Some(Op::Le) => Some(simplify(&le(&a.args[0], &add(&[a.args[1].clone(), int(1)])))),
+        _ => None,
     }
 }
 
