@@ -99,7 +99,8 @@ pub struct BenchArgs {
 
     /// Only tasks of this property (unreach-call, termination, valid-memsafety, no-overflow, ...).
     /// Without it, tasks of properties other than unreach-call are left out when the verifier's
-    /// --help lists no --property option.
+    /// --help lists no --property option, and a --property NAMES after `--` (forced on the
+    /// verifier) keeps the tasks of those properties and those without one.
     #[arg(long, value_name = "NAME")]
     pub property: Option<String>,
 
@@ -211,6 +212,16 @@ impl RunOptions {
 
 fn has_option(extra: &[OsString], opt: &str) -> bool {
     extra.iter().any(|a| a.to_str().is_some_and(|a| a == opt || a.starts_with(&format!("{opt}="))))
+}
+
+/// The value of `opt` among the extra options (`--opt V` or `--opt=V`).
+fn option_value(extra: &[OsString], opt: &str) -> Option<String> {
+    let args: Vec<&str> = extra.iter().filter_map(|a| a.to_str()).collect();
+    args.iter().enumerate().find_map(|(i, a)| match a.strip_prefix(opt) {
+        Some("") => args.get(i + 1).map(|v| v.to_string()),
+        Some(rest) => rest.strip_prefix('=').map(str::to_string),
+        None => None,
+    })
 }
 
 /// The verifier's arguments for a task: the program, `--timeout S` and `--json-stats` (unless
@@ -331,6 +342,21 @@ pub fn select(tasks: Vec<Task>, property: Option<&str>, caps: Capabilities) -> (
     }
 }
 
+/// Keeps the tasks a verifier told `--property forced` (after `--`, names joined by commas)
+/// is scored on: those of one of the forced properties and those without a property. A task
+/// of another property would be scored against an answer to a question it was not asked.
+pub fn select_forced(tasks: Vec<Task>, forced: &str) -> (Vec<Task>, Vec<String>) {
+    let names: Vec<&str> = forced.split(',').map(str::trim).collect();
+    let (kept, left_out): (Vec<Task>, Vec<Task>) =
+        tasks.into_iter().partition(|t| t.property.as_deref().is_none_or(|p| names.contains(&p)));
+    let notes = if left_out.is_empty() {
+        vec![]
+    } else {
+        vec![format!("left out {} tasks of other properties than the forced --property {forced}", left_out.len())]
+    };
+    (kept, notes)
+}
+
 /// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian calendar.
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
@@ -447,7 +473,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         err_line(&format!("tracery bench: warning: {p}"));
     }
     let caps = probe(&verifier);
-    let (tasks, notes) = select(discovery.tasks, args.property.as_deref(), caps);
+    let (mut tasks, mut notes) = select(discovery.tasks, args.property.as_deref(), caps);
+    if let (None, Some(forced)) = (&args.property, option_value(&args.extra, "--property")) {
+        let (kept, more) = select_forced(tasks, &forced);
+        tasks = kept;
+        notes.extend(more);
+    }
     for n in &notes {
         err_line(&format!("tracery bench: note: {n}"));
     }

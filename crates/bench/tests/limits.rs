@@ -5,7 +5,7 @@
 use bench::results::{classify, Status};
 use bench::runner::{self, Limits, Termination};
 use bench::tasks::{discover, Task, TaskKind};
-use bench::{child_args, probe, run_task, select, BenchArgs, Capabilities, RunOptions};
+use bench::{child_args, probe, run_task, select, select_forced, BenchArgs, Capabilities, RunOptions};
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -286,6 +286,10 @@ fn selection_by_property() {
     // The two malformed ymls (property unknown) stay visible.
     assert_eq!(props(&kept), "-,-,termination,termination,termination");
     assert_eq!(notes.len(), 1);
+    // A property forced on the verifier (after `--`) keeps the tasks it answers.
+    let (kept, notes) = select_forced(tasks.clone(), "default,no-overflow");
+    assert_eq!(props(&kept), "-,-,no-overflow,-,-");
+    assert_eq!(notes, vec![format!("left out {} tasks of other properties than the forced --property default,no-overflow", tasks.len() - 5)]);
 }
 
 fn args(paths: Vec<PathBuf>, verifier: &Path, out: &Path) -> BenchArgs {
