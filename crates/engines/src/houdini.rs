@@ -131,7 +131,7 @@ impl Houdini<'_> {
     }
 
     /// The indices of the candidates in `inv` that make error locations unreachable and the
-    /// needed candidates inductive; `None` if an error location stays reachable.
+    /// needed candidates inductive; `None` if an error location is reachable from them.
     fn needed(&mut self, inv: &[Vec<Term>]) -> Option<Vec<BTreeSet<usize>>> {
         let cfg = self.cfg;
         let mut needed: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); cfg.locs.len()];
@@ -145,15 +145,18 @@ impl Houdini<'_> {
                 // an error location: the step cannot be taken).
                 let goal = goal.map_or(ff(), |k| inv[loc][k].clone());
                 let (pres, posts) = step_instances(&inv[src], &self.steps[e], &[goal]);
-                let r = self.check(&[&self.steps[e].formula.clone(), &not(&posts[0])], &pres, QUERY_MS);
-                if r != SatResult::Unsat {
-                    tracing::debug!("Houdini: {} is not shown unreachable from {} ({r:?})", cfg.locs[loc].name, cfg.locs[src].name);
-                    return None;
-                }
-                // Without a core, every candidate of the source is needed.
-                let core: Vec<usize> = match self.solver.unsat_core() {
-                    Ok(names) => names.iter().filter_map(|n| n.strip_prefix('c')?.parse().ok()).collect(),
-                    Err(_) => (0..pres.len()).collect(),
+                // Without a core, every candidate of the source is kept (the annotation's own
+                // check decides then).
+                let core: Vec<usize> = match self.check(&[&self.steps[e].formula.clone(), &not(&posts[0])], &pres, QUERY_MS) {
+                    SatResult::Unsat => match self.solver.unsat_core() {
+                        Ok(names) => names.iter().filter_map(|n| n.strip_prefix('c')?.parse().ok()).collect(),
+                        Err(_) => (0..pres.len()).collect(),
+                    },
+                    SatResult::Unknown(_) => (0..pres.len()).collect(),
+                    SatResult::Sat => {
+                        tracing::debug!("Houdini: {} is reachable from {}'s candidates", cfg.locs[loc].name, cfg.locs[src].name);
+                        return None;
+                    }
                 };
                 for k in core {
                     if needed[src].insert(k) {
