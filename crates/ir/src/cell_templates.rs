@@ -128,17 +128,17 @@ impl Found {
         let bound_vars: BTreeSet<Term> = bounds.iter().flat_map(|b| free_vars(b)).chain([q.clone()]).collect();
         let guardable = |a: &Term| !has_type_limit(a) && free_vars(a).iter().all(|v| is_cell(v) || bound_vars.contains(v));
         let cell: Vec<Term> = cell.into_iter().filter(guardable).collect();
-        if out.len() + cell.len() * bounds.len() * bounds.len() * 2 > MAX_CANDIDATES {
+        // The ranges [lo, hi), without those that are empty for sure (they propose nothing).
+        let empty = |lo: &Term, hi: &Term| matches!(&simplify(&sub(hi, lo)).kind, Kind::Int(d) if d.sign() != Sign::Plus);
+        let ranges: Vec<(&Term, &Term)> =
+            bounds.iter().flat_map(|&lo| bounds.iter().map(move |&hi| (lo, hi))).filter(|(lo, hi)| !empty(lo, hi)).collect();
+        if out.len() + cell.len() * ranges.len() * 2 > MAX_CANDIDATES {
             return out;
         }
         for a in &cell {
-            for lo in &bounds {
-                // An empty range [lo, hi) proposes nothing.
-                let empty = |hi: &Term| matches!(&simplify(&sub(hi, lo)).kind, Kind::Int(d) if d.sign() != Sign::Plus);
-                for hi in bounds.iter().filter(|hi| !empty(hi)) {
-                    out.push(or(&[lt(&q, lo), ge(&q, hi), a.clone()]));
-                    out.push(or(&[and(&[le(lo, &q), lt(&q, hi)]), a.clone()]));
-                }
+            for &(lo, hi) in &ranges {
+                out.push(or(&[lt(&q, lo), ge(&q, hi), a.clone()]));
+                out.push(or(&[and(&[le(lo, &q), lt(&q, hi)]), a.clone()]));
             }
         }
         out

@@ -44,13 +44,13 @@ fn join_op(t: &Term, op: &str, prec: u8) -> (String, u8) {
     (parts.join(&format!(" {op} ")), prec)
 }
 
-/// Prints `t` so that it binds at least as tightly as `min`.
 /// `name(args)`, an application in function syntax.
 fn call(name: &str, t: &Term) -> (String, u8) {
     let args: Vec<String> = t.args.iter().map(|x| expr(x, 0)).collect();
     (format!("{name}({})", args.join(", ")), P_ATOM)
 }
 
+/// Prints `t` so that it binds at least as tightly as `min`.
 fn expr(t: &Term, min: u8) -> String {
     let (s, prec) = expr_prec(t);
     paren(s, prec, min)
