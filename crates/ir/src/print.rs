@@ -199,7 +199,16 @@ fn expr_prec(t: &Term) -> (String, u8) {
             }
             Op::Apply(f) => call(&f.name, t),
             // Boogie declares bit-vector operations as functions (`{:bvbuiltin "bvand"}`)
-            Op::Int2Bv(n) => call(&format!("int2bv{n}"), t),
+            Op::Int2Bv(n) => match t.as_bv() {
+                Some((v, _)) => (format!("{v}bv{n}"), P_ATOM),
+                None => call(&format!("int2bv{n}"), t),
+            },
+            Op::Bv(b) => match b {
+                smt::bv::BvOp::Extract(hi, lo) => (format!("{}[{}:{lo}]", expr(&a(0), P_ATOM), hi + 1), P_ATOM),
+                smt::bv::BvOp::Concat => (format!("{} ++ {}", expr(&a(0), P_ATOM), expr(&a(1), P_ATOM)), P_ADD),
+                smt::bv::BvOp::ZeroExt(n) | smt::bv::BvOp::SignExt(n) => call(&format!("{}{n}", b.name()), t),
+                _ => call(b.name(), t),
+            },
             Op::Bv2Nat => call("bv2nat", t),
             Op::BvAnd => call("bvand", t),
             Op::BvOr => call("bvor", t),

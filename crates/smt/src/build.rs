@@ -327,6 +327,11 @@ pub fn int2bv(width: u32, t: &Term) -> Term {
     // `(x mod c)` with `2^width | c` is `x` modulo `2^width` (and Z3 4.8.12's incremental
     // solver gives up on `mod` directly under `int2bv`)
     let m = BigInt::one() << width;
+    if let Some(v) = t.as_int() {
+        if v.is_negative() || *v >= m {
+            return int2bv(width, &int_big(v.mod_floor(&m)));
+        }
+    }
     if t.op() == Some(&Op::Mod) && t.args[1].as_int().is_some_and(|c| c.is_positive() && (c % &m).is_zero()) {
         return int2bv(width, &t.args[0]);
     }
@@ -479,6 +484,7 @@ pub fn apply_op(op: &Op, args: &[Term], sort: &Sort) -> Term {
         Op::ToInt => to_int(&args[0]),
         Op::Select => select(&args[0], &args[1]),
         Op::Store => store(&args[0], &args[1], &args[2]),
+        Op::Bv(op) => crate::bv::app(*op, args),
         _ => app(op.clone(), args.to_vec(), sort.clone()),
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod build;
+pub mod bv;
 pub mod print;
 pub mod sort;
 pub mod subst;

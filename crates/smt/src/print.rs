@@ -5,6 +5,7 @@
 //! sorts are spelled (the SMT-LIB process backend uses it to give every user symbol a name
 //! that cannot clash with a theory symbol).
 
+use crate::bv::BvOp;
 use crate::sort::Sort;
 use crate::term::{FuncDecl, Kind, Op, Quantifier, Term};
 use num_traits::Signed;
@@ -94,6 +95,13 @@ fn write_op(out: &mut impl Write, op: &Op, names: &dyn Names) -> fmt::Result {
         Op::BvAnd => "bvand",
         Op::BvOr => "bvor",
         Op::BvXor => "bvxor",
+        Op::Bv(b) => {
+            return match b {
+                BvOp::Extract(hi, lo) => write!(out, "(_ extract {hi} {lo})"),
+                BvOp::ZeroExt(n) | BvOp::SignExt(n) => write!(out, "(_ {} {n})", b.name()),
+                _ => write!(out, "{}", b.name()),
+            }
+        }
     };
     write!(out, "{s}")
 }
@@ -103,6 +111,7 @@ pub fn write_term(out: &mut impl Write, t: &Term, names: &dyn Names) -> fmt::Res
     match &t.kind {
         Kind::Var(n) => write!(out, "{}", names.var(n)),
         Kind::Bool(b) => write!(out, "{b}"),
+        Kind::App(Op::Int2Bv(w)) if t.as_bv().is_some() => write!(out, "(_ bv{} {w})", t.args[0]),
         Kind::Int(i) if i.is_negative() => write!(out, "(- {})", -i),
         Kind::Int(i) => write!(out, "{i}"),
         Kind::Real(r) => {

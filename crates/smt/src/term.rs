@@ -60,6 +60,8 @@ pub enum Op {
     BvAnd,
     BvOr,
     BvXor,
+    /// The other bit-vector operators (`bv` builds them).
+    Bv(crate::bv::BvOp),
     /// Application of an uninterpreted function.
     Apply(Arc<FuncDecl>),
 }
@@ -214,9 +216,17 @@ impl Term {
         }
     }
 
-    /// Whether this is a Bool/Int/Real literal.
+    /// Whether this is a Bool/Int/Real/bit-vector literal.
     pub fn is_literal(&self) -> bool {
-        matches!(self.kind, Kind::Bool(_) | Kind::Int(_) | Kind::Real(_))
+        matches!(self.kind, Kind::Bool(_) | Kind::Int(_) | Kind::Real(_)) || self.as_bv().is_some()
+    }
+
+    /// The pattern (in `0..2^w`) and width `w` if this is a bit-vector literal.
+    pub fn as_bv(&self) -> Option<(&BigInt, u32)> {
+        match (&self.kind, &self.sort) {
+            (Kind::App(Op::Int2Bv(_)), Sort::BitVec(w)) => Some((self.args[0].as_int()?, *w)),
+            _ => None,
+        }
     }
 
     /// Whether some node of the term DAG satisfies `p`.

@@ -6,6 +6,7 @@
 //! call is checked), never as panics.
 
 use crate::build;
+use crate::bv::{self, BvOp};
 use crate::solver::{Model, SatResult, Solver, SolverError};
 use crate::sort::Sort;
 use crate::term::{FuncDecl, Kind, Op, Quantifier, Term};
@@ -783,6 +784,11 @@ impl Z3Ctx {
                 // SAFETY: live sort and AST.
                 self.ast(unsafe { ffi::Z3_mk_const_array(self.c(), d.p, vz.p) }, "const array")
             }
+            Op::Int2Bv(n) if t.as_bv().is_some() => self.numeral(&args[0].to_string(), &t.sort),
+            Op::Bv(b) => {
+                let a = plain(self)?;
+                self.encode_bv(*b, &a)
+            }
             Op::Int2Bv(n) => {
                 let a = plain(self)?;
                 let [x] = a.as_slice() else { return Err(unsupported("int2bv arity")) };
@@ -817,6 +823,46 @@ impl Z3Ctx {
                 let ps: Vec<ffi::Z3_ast> = z.iter().map(|a| a.p).collect();
                 // SAFETY: live declaration and arguments.
                 self.ast(unsafe { ffi::Z3_mk_app(self.c(), decl.p, len_u32(ps.len())?, ps.as_ptr()) }, "apply")
+            }
+        }
+    }
+
+    fn encode_bv(&self, op: BvOp, a: &[Owned<ffi::Z3_ast>]) -> Res<Owned<ffi::Z3_ast>> {
+        let what = op.name();
+        let indexed = |f: unsafe extern "C" fn(ffi::Z3_context, c_uint, ffi::Z3_ast) -> Option<ffi::Z3_ast>, n: u32| match a {
+            // SAFETY: live AST of this context.
+            [x] => self.ast(unsafe { f(self.c(), n, x.p) }, what),
+            _ => Err(unsupported(format!("{what} with {} arguments", a.len()))),
+        };
+        match op {
+            BvOp::Neg => self.mk_un(ffi::Z3_mk_bvneg, a, what),
+            BvOp::Not => self.mk_un(ffi::Z3_mk_bvnot, a, what),
+            BvOp::ZeroExt(n) => indexed(ffi::Z3_mk_zero_ext, n),
+            BvOp::SignExt(n) => indexed(ffi::Z3_mk_sign_ext, n),
+            BvOp::Extract(hi, lo) => match a {
+                // SAFETY: live AST of this context.
+                [x] => self.ast(unsafe { ffi::Z3_mk_extract(self.c(), hi, lo, x.p) }, what),
+                _ => Err(unsupported("extract arity")),
+            },
+            _ => {
+                let f: BinFn = match op {
+                    BvOp::Add => ffi::Z3_mk_bvadd,
+                    BvOp::Sub => ffi::Z3_mk_bvsub,
+                    BvOp::Mul => ffi::Z3_mk_bvmul,
+                    BvOp::UDiv => ffi::Z3_mk_bvudiv,
+                    BvOp::SDiv => ffi::Z3_mk_bvsdiv,
+                    BvOp::URem => ffi::Z3_mk_bvurem,
+                    BvOp::SRem => ffi::Z3_mk_bvsrem,
+                    BvOp::Shl => ffi::Z3_mk_bvshl,
+                    BvOp::LShr => ffi::Z3_mk_bvlshr,
+                    BvOp::AShr => ffi::Z3_mk_bvashr,
+                    BvOp::Ult => ffi::Z3_mk_bvult,
+                    BvOp::Ule => ffi::Z3_mk_bvule,
+                    BvOp::Slt => ffi::Z3_mk_bvslt,
+                    BvOp::Sle => ffi::Z3_mk_bvsle,
+                    _ => ffi::Z3_mk_concat,
+                };
+                self.mk_bin(f, a, what)
             }
         }
     }
@@ -1030,6 +1076,7 @@ impl Back {
         match sort {
             Sort::Int => s.parse::<BigInt>().map(build::int_big).map_err(|_| unsupported(format!("integer {s}"))),
             Sort::Real => s.parse::<BigRational>().map(build::real).map_err(|_| unsupported(format!("rational {s}"))),
+            Sort::BitVec(w) => s.parse::<BigInt>().map(|v| bv::lit(&v, w)).map_err(|_| unsupported(format!("bit-vector {s}"))),
             other => Err(unsupported(format!("numeral of sort {other}"))),
         }
     }
@@ -1120,6 +1167,7 @@ impl Back {
                 },
                 _ => return Err(bad(cx)),
             },
+            (k, _) if (ffi::op::BV_FIRST..=ffi::op::BV_LAST).contains(&k) => decode_bv(cx, k, decl, &args).ok_or_else(|| bad(cx))?,
             (ffi::op::SELECT, [x, y]) => build::select(x, y),
             (ffi::op::STORE, [x, y, z]) => build::store(x, y, z),
             (ffi::op::CONST_ARRAY, [v]) => {
@@ -1168,6 +1216,49 @@ impl Back {
             }
             Ok(arr)
         }
+    }
+}
+
+/// A bit-vector application of declaration kind `k` (libz3 4.8.12 numbering).
+fn decode_bv(cx: &Z3Ctx, k: u32, decl: ffi::Z3_func_decl, args: &[Term]) -> Option<Term> {
+    use ffi::op::*;
+    // SAFETY: live declaration; its integer parameters are read only for indexed operators.
+    let param = |i: c_uint| unsafe { ffi::Z3_get_decl_int_parameter(cx.c(), decl, i) } as u32;
+    let (first, rest) = args.split_first()?;
+    let chain = |op: BvOp| Some(rest.iter().fold(first.clone(), |acc, x| bv::bin(op, &acc, x)));
+    let bitwise = |op: Op| Some(rest.iter().fold(first.clone(), |acc, x| build::bv_bitwise(op.clone(), &acc, x)));
+    let flip = |op: BvOp| Some(bv::bin(op, args.get(1)?, first));
+    match k {
+        BADD => chain(BvOp::Add),
+        BSUB => chain(BvOp::Sub),
+        BMUL => chain(BvOp::Mul),
+        BCONCAT => chain(BvOp::Concat),
+        BAND => bitwise(Op::BvAnd),
+        BOR => bitwise(Op::BvOr),
+        BXOR => bitwise(Op::BvXor),
+        BNEG => Some(bv::app(BvOp::Neg, args)),
+        BNOT => Some(bv::app(BvOp::Not, args)),
+        BSDIV | BSDIV_I => chain(BvOp::SDiv),
+        BUDIV | BUDIV_I => chain(BvOp::UDiv),
+        BSREM | BSREM_I => chain(BvOp::SRem),
+        BUREM | BUREM_I => chain(BvOp::URem),
+        BSHL => chain(BvOp::Shl),
+        BLSHR => chain(BvOp::LShr),
+        BASHR => chain(BvOp::AShr),
+        ULEQ => chain(BvOp::Ule),
+        SLEQ => chain(BvOp::Sle),
+        ULT => chain(BvOp::Ult),
+        SLT => chain(BvOp::Slt),
+        UGEQ => flip(BvOp::Ule),
+        SGEQ => flip(BvOp::Sle),
+        UGT => flip(BvOp::Ult),
+        SGT => flip(BvOp::Slt),
+        ZERO_EXT => Some(bv::app(BvOp::ZeroExt(param(0)), args)),
+        SIGN_EXT => Some(bv::app(BvOp::SignExt(param(0)), args)),
+        EXTRACT => Some(bv::app(BvOp::Extract(param(0), param(1)), args)),
+        BV2INT => Some(build::bv2nat(first)),
+        INT2BV => Some(build::int2bv(param(0), first)),
+        _ => None,
     }
 }
 
@@ -1657,6 +1748,27 @@ mod tests {
         for h in handles {
             h.join().unwrap();
         }
+    }
+
+    #[test]
+    fn bit_vector_terms_round_trip_and_get_models() {
+        use crate::bv::{self, BvOp};
+        let b = Term::var("b", Sort::BitVec(8));
+        let lit = |v: i64, w: u32| bv::lit(&BigInt::from(v), w);
+        let wide = bv::resize(&b, 32, true);
+        let f = and(&[
+            bv::bin(BvOp::Slt, &b, &lit(0, 8)),
+            eq(&bv::bin(BvOp::AShr, &wide, &lit(1, 32)), &lit(-3, 32)),
+            eq(&bv::app(BvOp::Extract(7, 4), &[b.clone()]), &lit(15, 4)),
+            eq(&build::bv_bitwise(Op::BvAnd, &b, &lit(3, 8)), &lit(2, 8)),
+        ]);
+        let back = round_trip(&f).unwrap();
+        assert_eq!(is_equiv(&f, &back, 2000), Some(true), "{f} vs {back}");
+        let mut s = Z3Solver::new();
+        s.assert(&f);
+        assert_eq!(s.check(), SatResult::Sat);
+        // b = -6 = 0xfa: negative, -6 >> 1 = -3, high nibble 15, low bits 10
+        assert_eq!(s.model(&[b.clone()]).unwrap().get(&b), Some(&lit(-6, 8)));
     }
 
     #[test]

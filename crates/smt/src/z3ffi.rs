@@ -63,6 +63,43 @@ pub mod op {
     pub const SELECT: u32 = DeclKind::Select as u32;
     pub const CONST_ARRAY: u32 = DeclKind::ConstArray as u32;
     pub const AS_ARRAY: u32 = DeclKind::AsArray as u32;
+    // Bit-vector kinds: `Z3_OP_BNUM = 0x400` and its successors in libz3 4.8.12's `z3_api.h`
+    // (`z3-sys` numbers them after a later header).
+    pub const BV_FIRST: u32 = 0x400;
+    pub const BNEG: u32 = 0x403;
+    pub const BADD: u32 = 0x404;
+    pub const BSUB: u32 = 0x405;
+    pub const BMUL: u32 = 0x406;
+    pub const BSDIV: u32 = 0x407;
+    pub const BUDIV: u32 = 0x408;
+    pub const BSREM: u32 = 0x409;
+    pub const BUREM: u32 = 0x40a;
+    pub const ULEQ: u32 = 0x411;
+    pub const SLEQ: u32 = 0x412;
+    pub const UGEQ: u32 = 0x413;
+    pub const SGEQ: u32 = 0x414;
+    pub const ULT: u32 = 0x415;
+    pub const SLT: u32 = 0x416;
+    pub const UGT: u32 = 0x417;
+    pub const SGT: u32 = 0x418;
+    pub const BAND: u32 = 0x419;
+    pub const BOR: u32 = 0x41a;
+    pub const BNOT: u32 = 0x41b;
+    pub const BXOR: u32 = 0x41c;
+    pub const BCONCAT: u32 = 0x420;
+    pub const SIGN_EXT: u32 = 0x421;
+    pub const ZERO_EXT: u32 = 0x422;
+    pub const EXTRACT: u32 = 0x423;
+    pub const BSHL: u32 = 0x428;
+    pub const BLSHR: u32 = 0x429;
+    pub const BASHR: u32 = 0x42a;
+    pub const INT2BV: u32 = 0x430;
+    pub const BV2INT: u32 = 0x431;
+    pub const BSDIV_I: u32 = 0x437;
+    pub const BUDIV_I: u32 = 0x438;
+    pub const BSREM_I: u32 = 0x439;
+    pub const BUREM_I: u32 = 0x43a;
+    pub const BV_LAST: u32 = 0x43a;
     /// `Z3_OP_UNINTERPRETED` in libz3 4.8.12 (`DeclKind::Uninterpreted` is 49167, the Z3 5
     /// number). Only a fallback: the backend asks the library for the actual value.
     pub const UNINTERPRETED_4_8_12: u32 = 45101;
