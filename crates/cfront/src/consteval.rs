@@ -1,7 +1,7 @@
 //! Evaluation of integer constant expressions (array sizes, enumeration values, case labels,
 //! bit-field widths) with the same term-level semantics (`conv`) the translation uses.
 
-use crate::conv::{self, truth};
+use crate::conv::{self, truth, Sem};
 use crate::tast::{Expr, ExprKind};
 use crate::types::DataModel;
 use num_bigint::BigInt;
@@ -24,9 +24,9 @@ fn eval(e: &Expr, dm: DataModel) -> Option<Term> {
             if !x.ty.is_integer() {
                 return None;
             }
-            lit(conv::convert(&eval(x, dm)?, &x.ty, &e.ty, dm))
+            lit(conv::convert(&eval(x, dm)?, &x.ty, &e.ty, Sem::integer(dm)))
         }
-        ExprKind::Neg(x) => lit(conv::negate(&eval(x, dm)?, &e.ty, dm).value?),
+        ExprKind::Neg(x) => lit(conv::negate(&eval(x, dm)?, &e.ty, Sem::integer(dm)).value?),
         ExprKind::BitNot(x) => lit(conv::bit_not(&eval(x, dm)?, &e.ty, dm)),
         ExprKind::Not(x) => {
             let v = eval(x, dm)?;
@@ -34,11 +34,11 @@ fn eval(e: &Expr, dm: DataModel) -> Option<Term> {
         }
         ExprKind::Arith(op, a, b) => {
             let (x, y) = (eval(a, dm)?, eval(b, dm)?);
-            lit(conv::arith(*op, &x, &y, &e.ty, dm, a.is_boolean(), b.is_boolean()).value?)
+            lit(conv::arith(*op, &x, &y, &e.ty, Sem::integer(dm), a.is_boolean(), b.is_boolean()).value?)
         }
         ExprKind::Cmp(op, a, b) => {
             let (x, y) = (eval(a, dm)?, eval(b, dm)?);
-            lit(conv::bool_to_int(&conv::compare(*op, &x, &y)))
+            lit(conv::bool_to_int(&conv::compare(*op, &x, &y, true)))
         }
         ExprKind::LogAnd(a, b) => {
             let x = eval(a, dm)?;

@@ -1,18 +1,60 @@
-//! The semantics of C's integer conversions and operators as terms over mathematical integers.
+//! The semantics of C's integer conversions and operators as terms, in one of two
+//! representations ([`Sem`]): mathematical integers (the default) or bit-vectors of each type's
+//! width (`--semantics bitvector`).
 //!
-//! Values of unsigned types are always kept in their type's range (every operation wraps
+//! Over mathematical integers, values of unsigned types are always kept in their type's range (every operation wraps
 //! exactly, modulo 2^n); values of signed types are unbounded (overflow is undefined behaviour
 //! and reported as a side condition the caller may check). Division and remainder truncate
 //! toward zero like C (not SMT-LIB's Euclidean `div`/`mod`). Right shifts are arithmetic
 //! (GCC's choice). All functions are pure term builders: on literal arguments they fold to
 //! literals, which is how constant expressions are evaluated.
+//!
+//! As bit-vectors, every value is its two's complement pattern (signedness is in the operators:
+//! `bvslt`/`bvult`, `bvsdiv`/`bvudiv`, ...); every operator is exact, bitwise ones included,
+//! and signed overflow is a side condition computed in a wider bit-vector. ACSL's `integer`
+//! stays a mathematical integer in both.
 
 use crate::types::{CType, DataModel, IntKind};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use smt::build::{add, and, bool_lit, bv2nat, bv_bitwise, eq, ge, int, int2bv, int_big, int_div, ite, le, lt, modulo, mul, neg, not, or, sub, tt};
-use smt::Op;
-use smt::Term;
+use smt::bv::{self, BvOp};
+use smt::{Op, Sort, Term};
+
+/// How C integers are represented: the data model, and bit-vectors or mathematical integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sem {
+    pub dm: DataModel,
+    pub bitvector: bool,
+}
+
+impl Sem {
+    /// Mathematical integers (constant expressions are always evaluated so).
+    pub fn integer(dm: DataModel) -> Sem {
+        Sem { dm, bitvector: false }
+    }
+
+    /// The sort of a value of type `t`.
+    pub fn sort(self, t: &CType) -> Sort {
+        match t.int_kind() {
+            Some(k) if self.bitvector => Sort::BitVec(k.bits(self.dm)),
+            _ => Sort::Int,
+        }
+    }
+
+    /// The integer `v` as a value of type `t` (wrapped into its range).
+    pub fn lit(self, v: &BigInt, t: &CType) -> Term {
+        match self.sort(t) {
+            Sort::BitVec(w) => bv::lit(v, w),
+            _ => convert(&int_big(v.clone()), &CType::MathInt, t, self),
+        }
+    }
+
+    /// The C value (an `int`, 0 or 1) of a formula.
+    pub fn bool_to_int(self, phi: &Term) -> Term {
+        ite(phi, &self.lit(&BigInt::one(), &CType::INT), &self.lit(&BigInt::zero(), &CType::INT))
+    }
+}
 
 /// A binary arithmetic or bitwise operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,23 +132,35 @@ pub fn bounds(t: &CType, dm: DataModel) -> Option<(BigInt, BigInt)> {
     }
 }
 
-/// `lo <= t <= hi` for the range of kind `k`.
+/// `lo <= t <= hi` for the range of kind `k` (always true of a bit-vector of its width).
 pub fn in_range(t: &Term, k: IntKind, dm: DataModel) -> Term {
+    if matches!(t.sort, Sort::BitVec(_)) {
+        return tt();
+    }
     let (lo, hi) = k.range(dm);
     and(&[le(&int_big(lo), t), le(t, &int_big(hi))])
 }
 
-/// The value as a C integer (0 or 1) of a formula.
+/// The value as a C integer (0 or 1) of a formula, over mathematical integers.
 pub fn bool_to_int(phi: &Term) -> Term {
-    ite(phi, &int(1), &int(0))
+    Sem::integer(DataModel::LP64).bool_to_int(phi)
+}
+
+/// The zero of an integer value's sort.
+fn zero_like(t: &Term) -> Term {
+    match t.sort {
+        Sort::BitVec(w) => bv::lit(&BigInt::zero(), w),
+        _ => int(0),
+    }
 }
 
 /// The formula `t != 0` (C's truth of an integer value).
 pub fn truth(t: &Term) -> Term {
-    if t.op() == Some(&smt::Op::Ite) && t.args[1].as_int().is_some_and(|x| x.is_one()) && t.args[2].as_int().is_some_and(|x| x.is_zero()) {
+    let value = |x: &Term| x.as_int().cloned().or_else(|| x.as_bv().map(|(v, _)| v.clone()));
+    if t.op() == Some(&smt::Op::Ite) && value(&t.args[1]).is_some_and(|x| x.is_one()) && value(&t.args[2]).is_some_and(|x| x.is_zero()) {
         return t.args[0].clone();
     }
-    not(&eq(t, &int(0)))
+    not(&eq(t, &zero_like(t)))
 }
 
 /// Wraps `t` into the range of `k` modulo 2^n (two's complement for signed kinds, as GCC does).
@@ -126,7 +180,11 @@ pub fn wrap(t: &Term, k: IntKind, dm: DataModel) -> Term {
 
 /// Conversion of an integer value of type `from` to the integer type `to` (C11 6.3.1.3, with
 /// GCC's modular semantics for signed targets).
-pub fn convert(t: &Term, from: &CType, to: &CType, dm: DataModel) -> Term {
+pub fn convert(t: &Term, from: &CType, to: &CType, s: Sem) -> Term {
+    if s.bitvector {
+        return convert_bv(t, from, to, s);
+    }
+    let dm = s.dm;
     let CType::Int(k) = to else {
         return t.clone();
     };
@@ -148,6 +206,22 @@ pub fn convert(t: &Term, from: &CType, to: &CType, dm: DataModel) -> Term {
         }
     }
     wrap(t, *k, dm)
+}
+
+/// [`convert`] between bit-vectors (and ACSL's mathematical `integer`).
+fn convert_bv(t: &Term, from: &CType, to: &CType, s: Sem) -> Term {
+    let signed = from.int_kind().is_some_and(|k| k.is_signed());
+    let Sort::BitVec(w) = s.sort(to) else {
+        // to `integer`: the value of the pattern
+        return if matches!(t.sort, Sort::BitVec(_)) { bv::to_int(t, signed) } else { t.clone() };
+    };
+    if to.int_kind() == Some(IntKind::Bool) {
+        return ite(&truth(t), &bv::lit(&BigInt::one(), w), &bv::lit(&BigInt::zero(), w));
+    }
+    match t.sort {
+        Sort::BitVec(_) => bv::resize(t, w, signed),
+        _ => int2bv(w, t),
+    }
 }
 
 /// `a + b` in unsigned kind `k` for operands in range.
@@ -192,7 +266,14 @@ pub fn trunc_rem(a: &Term, b: &Term) -> Term {
 }
 
 /// Unary minus in type `t`.
-pub fn negate(a: &Term, t: &CType, dm: DataModel) -> OpResult {
+pub fn negate(a: &Term, t: &CType, s: Sem) -> OpResult {
+    let dm = s.dm;
+    if let (Sort::BitVec(w), Some(k)) = (&a.sort, t.int_kind()) {
+        let v = bv::app(BvOp::Neg, std::slice::from_ref(a));
+        let min = bv::lit(&(BigInt::one() << (w - 1)), *w);
+        let no_overflow = if k.is_signed() { not(&eq(a, &min)) } else { tt() };
+        return OpResult { value: Some(v), no_overflow, nonzero: tt(), amount_ok: tt() };
+    }
     match t {
         CType::Int(k) if !k.is_signed() => {
             let m = int_big(pow2(k.bits(dm)));
@@ -208,6 +289,9 @@ pub fn negate(a: &Term, t: &CType, dm: DataModel) -> OpResult {
 
 /// `~a` in type `t` (exact: `-a-1`, or `max-a` for unsigned types).
 pub fn bit_not(a: &Term, t: &CType, dm: DataModel) -> Term {
+    if matches!(a.sort, Sort::BitVec(_)) {
+        return bv::app(BvOp::Not, std::slice::from_ref(a));
+    }
     match t {
         CType::Int(k) if !k.is_signed() => sub(&int_big(k.range(dm).1), a),
         _ => sub(&neg(a), &int(1)),
@@ -232,7 +316,11 @@ fn low_mask(x: &BigInt) -> Option<u32> {
 /// A binary operator on operands already converted to the operation type `t` (for shifts,
 /// `t` is the promoted left operand's type). `a_bool`/`b_bool` tell that an operand is known
 /// to be 0 or 1 (the bitwise operators are then exact).
-pub fn arith(op: ArithOp, a: &Term, b: &Term, t: &CType, dm: DataModel, a_bool: bool, b_bool: bool) -> OpResult {
+pub fn arith(op: ArithOp, a: &Term, b: &Term, t: &CType, s: Sem, a_bool: bool, b_bool: bool) -> OpResult {
+    if let (Sort::BitVec(_), Some(k)) = (&a.sort, t.int_kind()) {
+        return arith_bv(op, a, b, k.is_signed());
+    }
+    let dm = s.dm;
     let kind = t.int_kind();
     let signed = kind.is_none_or(|k| k.is_signed());
     let checked = |v: Term| -> OpResult {
@@ -261,7 +349,7 @@ pub fn arith(op: ArithOp, a: &Term, b: &Term, t: &CType, dm: DataModel, a_bool: 
             match kind {
                 Some(k) if !signed => {
                     let c = a.as_int().or(b.as_int());
-                    OpResult::exact(if p.as_int().is_some() { convert(&p, &CType::MathInt, t, dm) } else { wrap_mul(&p, c, k, dm) })
+                    OpResult::exact(if p.as_int().is_some() { convert(&p, &CType::MathInt, t, s) } else { wrap_mul(&p, c, k, dm) })
                 }
                 _ => checked(p),
             }
@@ -307,7 +395,7 @@ pub fn arith(op: ArithOp, a: &Term, b: &Term, t: &CType, dm: DataModel, a_bool: 
                 match kind {
                     Some(k) if !signed => {
                         if p.as_int().is_some() {
-                            convert(&p, &CType::MathInt, t, dm)
+                            convert(&p, &CType::MathInt, t, s)
                         } else {
                             wrap_mul(&p, f.as_int(), k, dm)
                         }
@@ -345,6 +433,60 @@ pub fn arith(op: ArithOp, a: &Term, b: &Term, t: &CType, dm: DataModel, a_bool: 
             nonzero: tt(),
             amount_ok: tt(),
         },
+    }
+}
+
+/// [`arith`] on bit-vectors of one width (a shift amount may have another): every value is
+/// exact; signed overflow is checked in a wider bit-vector.
+fn arith_bv(op: ArithOp, a: &Term, b: &Term, signed: bool) -> OpResult {
+    let w = bv::width(a);
+    let lit = |v: BigInt, w: u32| bv::lit(&v, w);
+    // the exact result, computed `extra` bits wider, fits the type
+    let fits = |f: BvOp, extra: u32| -> Term {
+        let (x, y) = (bv::resize(a, w + extra, signed), bv::resize(b, w + extra, signed));
+        let wide = bv::bin(f, &x, &y);
+        eq(&bv::resize(&bv::resize(&wide, w, signed), w + extra, signed), &wide)
+    };
+    let exact = |v: Term, no_overflow: Term| OpResult { value: Some(v), no_overflow, nonzero: tt(), amount_ok: tt() };
+    let checked = |f: BvOp, extra: u32| exact(bv::bin(f, a, b), if signed { fits(f, extra) } else { tt() });
+    match op {
+        ArithOp::Add => checked(BvOp::Add, 1),
+        ArithOp::Sub => checked(BvOp::Sub, 1),
+        ArithOp::Mul => checked(BvOp::Mul, w),
+        ArithOp::Div | ArithOp::Rem => {
+            let f = match (op, signed) {
+                (ArithOp::Div, true) => BvOp::SDiv,
+                (ArithOp::Div, false) => BvOp::UDiv,
+                (_, true) => BvOp::SRem,
+                _ => BvOp::URem,
+            };
+            let min_by_minus_one = and(&[eq(a, &lit(BigInt::one() << (w - 1), w)), eq(b, &lit(BigInt::from(-1), w))]);
+            let no_overflow = if signed && op == ArithOp::Div { not(&min_by_minus_one) } else { tt() };
+            OpResult { value: Some(bv::bin(f, a, b)), no_overflow, nonzero: not(&eq(b, &zero_like(b))), amount_ok: tt() }
+        }
+        ArithOp::Shl | ArithOp::Shr => {
+            // the amount has its own (promoted) type; negative amounts are huge as unsigned
+            let amount_ok = bv::bin(BvOp::Ult, b, &lit(BigInt::from(w), bv::width(b)));
+            let k = bv::resize(b, w, false);
+            let value = match (op, signed) {
+                (ArithOp::Shl, _) => bv::bin(BvOp::Shl, a, &k),
+                (_, true) => bv::bin(BvOp::AShr, a, &k),
+                _ => bv::bin(BvOp::LShr, a, &k),
+            };
+            let no_overflow = match op {
+                ArithOp::Shl if signed => {
+                    let wide = bv::bin(BvOp::Shl, &bv::resize(a, 2 * w, true), &bv::resize(&k, 2 * w, false));
+                    let representable = eq(&bv::resize(&value, 2 * w, true), &wide);
+                    and(&[amount_ok.clone(), bv::bin(BvOp::Sle, &zero_like(a), a), representable])
+                }
+                _ if signed => amount_ok.clone(),
+                _ => tt(),
+            };
+            OpResult { value: Some(value), no_overflow, nonzero: tt(), amount_ok }
+        }
+        ArithOp::And => exact(bv_bitwise(Op::BvAnd, a, b), tt()),
+        ArithOp::Or => exact(bv_bitwise(Op::BvOr, a, b), tt()),
+        ArithOp::Xor => exact(bv_bitwise(Op::BvXor, a, b), tt()),
     }
 }
 
@@ -476,8 +618,20 @@ pub enum CmpOp {
     Ne,
 }
 
-/// The formula of a comparison of two values of the same (integer) type.
-pub fn compare(op: CmpOp, a: &Term, b: &Term) -> Term {
+/// The formula of a comparison of two values of the same (integer) type; `signed` tells how
+/// bit-vectors compare.
+pub fn compare(op: CmpOp, a: &Term, b: &Term, signed: bool) -> Term {
+    if matches!(a.sort, Sort::BitVec(_)) {
+        let (lt, le) = if signed { (BvOp::Slt, BvOp::Sle) } else { (BvOp::Ult, BvOp::Ule) };
+        return match op {
+            CmpOp::Lt => bv::bin(lt, a, b),
+            CmpOp::Le => bv::bin(le, a, b),
+            CmpOp::Gt => bv::bin(lt, b, a),
+            CmpOp::Ge => bv::bin(le, b, a),
+            CmpOp::Eq => eq(a, b),
+            CmpOp::Ne => not(&eq(a, b)),
+        };
+    }
     match op {
         CmpOp::Lt => lt(a, b),
         CmpOp::Le => le(a, b),
@@ -508,8 +662,10 @@ pub fn lit(b: bool) -> Term {
 mod tests {
     use super::*;
 
+    const LP64: Sem = Sem { dm: DataModel::LP64, bitvector: false };
+
     fn ev(op: ArithOp, a: i64, b: i64, k: IntKind) -> Option<BigInt> {
-        arith(op, &int(a), &int(b), &CType::Int(k), DataModel::LP64, false, false).value?.as_int().cloned()
+        arith(op, &int(a), &int(b), &CType::Int(k), LP64, false, false).value?.as_int().cloned()
     }
 
     #[test]
@@ -529,9 +685,9 @@ mod tests {
         assert_eq!(ev(ArithOp::Sub, 0, 1, IntKind::UInt), Some(BigInt::from(4294967295u64)));
         assert_eq!(ev(ArithOp::Mul, 65536, 65536, IntKind::UInt), Some(BigInt::from(0)));
         assert_eq!(ev(ArithOp::Shl, 1, 31, IntKind::UInt), Some(BigInt::from(2147483648u64)));
-        let t = convert(&int(-1), &CType::INT, &CType::Int(IntKind::UChar), DataModel::LP64);
+        let t = convert(&int(-1), &CType::INT, &CType::Int(IntKind::UChar), LP64);
         assert_eq!(t.as_int(), Some(&BigInt::from(255)));
-        let t = convert(&int(200), &CType::INT, &CType::Int(IntKind::Char), DataModel::LP64);
+        let t = convert(&int(200), &CType::INT, &CType::Int(IntKind::Char), LP64);
         assert_eq!(t.as_int(), Some(&BigInt::from(-56)));
     }
 
@@ -541,13 +697,13 @@ mod tests {
         assert_eq!(ev(ArithOp::Xor, 5, 3, IntKind::Int), Some(BigInt::from(6)));
         assert_eq!(ev(ArithOp::Shr, -7, 1, IntKind::Int), Some(BigInt::from(-4)));
         let x = Term::var("x", smt::Sort::Int);
-        let r = arith(ArithOp::And, &x, &int(255), &CType::INT, DataModel::LP64, false, false);
+        let r = arith(ArithOp::And, &x, &int(255), &CType::INT, LP64, false, false);
         assert_eq!(r.value, Some(modulo(&x, &int(256))));
-        let r = arith(ArithOp::And, &x, &int(-1), &CType::INT, DataModel::LP64, false, false);
+        let r = arith(ArithOp::And, &x, &int(-1), &CType::INT, LP64, false, false);
         assert_eq!(r.value, Some(x.clone()));
-        let r = arith(ArithOp::And, &x, &int(-2), &CType::INT, DataModel::LP64, false, false);
+        let r = arith(ArithOp::And, &x, &int(-2), &CType::INT, LP64, false, false);
         assert_eq!(r.value, Some(sub(&x, &modulo(&x, &int(2)))));
-        let r = arith(ArithOp::Or, &x, &int(6), &CType::INT, DataModel::LP64, false, false);
+        let r = arith(ArithOp::Or, &x, &int(6), &CType::INT, LP64, false, false);
         assert_eq!(r.value, None);
     }
 }

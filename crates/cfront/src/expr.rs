@@ -52,9 +52,16 @@ impl Fx<'_> {
     pub fn int_value(&mut self, e: &Expr) -> Result<Term> {
         match self.rvalue(e)? {
             Val::Int(t) => Ok(t),
-            Val::Bool(phi) => Ok(conv::bool_to_int(&phi)),
+            Val::Bool(phi) => Ok(self.tr.sem().bool_to_int(&phi)),
             _ => Err(CError::syntax(&e.pos, "integer value required")),
         }
+    }
+
+    /// The value of an integer expression as a mathematical integer (array indices, pointer
+    /// offsets and sizes are integers in both semantics).
+    pub fn index_value(&mut self, e: &Expr) -> Result<Term> {
+        let v = self.int_value(e)?;
+        Ok(conv::convert(&v, &e.ty, &CType::MathInt, self.tr.sem()))
     }
 
     fn unsupported(&self, pos: &SourcePos, what: impl Into<String>) -> CError {
@@ -106,7 +113,7 @@ impl Fx<'_> {
             },
             ExprKind::Index(base, i) => match self.locate(base)? {
                 Place::Mem(mut m) => {
-                    let iv = self.int_value(i)?;
+                    let iv = self.index_value(i)?;
                     let size = self.tr.layout().size(&e.ty).ok_or_else(|| self.unsupported(&e.pos, "element of unknown size"))?;
                     m.o = add(&[m.o, mul(&[iv, int(size as i64)])]);
                     m.ty = e.ty.clone();
@@ -114,7 +121,7 @@ impl Fx<'_> {
                     Ok(Place::Mem(m))
                 }
                 Place::Reg(mut loc) => {
-                    let iv = self.int_value(i)?;
+                    let iv = self.index_value(i)?;
                     match loc.shape {
                         Shape::Array(n, elem) => {
                             loc.index = Some(match loc.index {
@@ -164,7 +171,10 @@ impl Fx<'_> {
         };
         match v {
             Val::Int(t) => Val::Int(keep(self, t)),
-            Val::Bool(phi) => Val::Int(keep(self, conv::bool_to_int(&phi))),
+            Val::Bool(phi) => {
+                let v = self.tr.sem().bool_to_int(&phi);
+                Val::Int(keep(self, v))
+            }
             Val::Ptr(b, o) => {
                 let b = keep(self, b);
                 Val::Ptr(b, keep(self, o))
@@ -254,7 +264,7 @@ impl Fx<'_> {
         let pairs: Vec<(Term, Term)> = match (&loc.shape, val) {
             (Shape::Float, _) => return Ok(()),
             (Shape::Int(t, _), v) => {
-                let Some(x) = v.int() else {
+                let Some(x) = v.int(self.tr.sem()) else {
                     return Err(CError::syntax(pos, "integer value required"));
                 };
                 vec![(t.clone(), match &loc.index {
@@ -275,7 +285,10 @@ impl Fx<'_> {
                 }
                 let leaves = loc.shape.leaves();
                 // below an array, a leaf is an SMT array and the value one of its elements
-                let expected = |l: &Term| if loc.index.is_some() { smt::Sort::Int } else { l.sort.clone() };
+                let expected = |l: &Term| match (&loc.index, &l.sort) {
+                    (Some(_), smt::Sort::Array(_, elem)) => (**elem).clone(),
+                    _ => l.sort.clone(),
+                };
                 if leaves.len() != vs.len() || leaves.iter().zip(vs).any(|(l, v)| expected(l) != v.sort) {
                     return Err(self.unsupported(pos, "copy of a struct with array members between memory and variables"));
                 }
@@ -302,7 +315,7 @@ impl Fx<'_> {
     fn eval(&mut self, e: &Expr, needed: bool) -> Result<Val> {
         let pos = &e.pos;
         match &e.kind {
-            ExprKind::IntLit(v) => Ok(Val::Int(smt::build::int_big(v.clone()))),
+            ExprKind::IntLit(v) => Ok(Val::Int(self.tr.sem().lit(v, &e.ty))),
             ExprKind::FloatLit => Ok(Val::Float),
             ExprKind::StrLit(_) => {
                 if needed {
@@ -328,7 +341,7 @@ impl Fx<'_> {
                 let Val::Ptr(b, o) = self.rvalue(p)? else {
                     return Err(CError::syntax(pos, "pointer required"));
                 };
-                let iv = self.int_value(i)?;
+                let iv = self.index_value(i)?;
                 let d = mul(&[iv, int(*size as i64)]);
                 Ok(Val::Ptr(b, if *minus { smt::build::sub(&o, &d) } else { add(&[o, d]) }))
             }
@@ -336,13 +349,14 @@ impl Fx<'_> {
                 let (Val::Ptr(_, o1), Val::Ptr(_, o2)) = (self.rvalue(p)?, self.rvalue(q)?) else {
                     return Err(CError::syntax(pos, "pointers required"));
                 };
-                Ok(Val::Int(conv::trunc_div(&smt::build::sub(&o1, &o2), &int(*size as i64))))
+                let d = conv::trunc_div(&smt::build::sub(&o1, &o2), &int(*size as i64));
+                Ok(Val::Int(conv::convert(&d, &CType::MathInt, &e.ty, self.tr.sem())))
             }
             ExprKind::Cast(x) => self.cast(x, &e.ty, pos, needed),
             ExprKind::Neg(x) => {
                 let v = self.eval(x, true)?;
-                let Some(a) = v.int() else { return Ok(Val::Float) };
-                let r = conv::negate(&a, &e.ty, self.tr.dm());
+                let Some(a) = v.int(self.tr.sem()) else { return Ok(Val::Float) };
+                let r = conv::negate(&a, &e.ty, self.tr.sem());
                 self.op_checks(&r, &e.ty, pos);
                 Ok(Val::Int(r.value.unwrap_or(a)))
             }
@@ -389,7 +403,7 @@ impl Fx<'_> {
                 }
                 let x = self.int_value(a)?;
                 let y = self.int_value(b)?;
-                Ok(Val::Bool(conv::compare(*op, &x, &y)))
+                Ok(Val::Bool(conv::compare(*op, &x, &y, a.ty.int_kind().is_some_and(|k| k.is_signed()))))
             }
             ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
                 let is_and = matches!(e.kind, ExprKind::LogAnd(..));
@@ -409,17 +423,18 @@ impl Fx<'_> {
                 }
                 // the right operand has effects: evaluate it under the left one
                 let (rhs_end, d) = (self.cur, d);
-                let t = self.temp();
+                let sem = self.tr.sem();
+                let t = self.temp(&CType::INT);
                 let join = self.loc(pos);
                 self.cur = rhs_end;
-                self.assign(&t, &conv::bool_to_int(&d), pos);
+                self.assign(&t, &sem.bool_to_int(&d), pos);
                 self.b.jump(self.cur, join, Some(pos.clone()));
                 self.cur = start;
                 let (go_rhs, skip) = if is_and { (c.clone(), not(&c)) } else { (not(&c), c.clone()) };
                 self.b.edge(start, scratch, ir::Label::Stmt(ir::Stmt::Assume(go_rhs)), Some(pos.clone()), None);
                 self.cur = start;
                 self.emit(ir::Stmt::Assume(skip), pos, None);
-                self.assign(&t, &smt::build::int(if is_and { 0 } else { 1 }), pos);
+                self.assign(&t, &sem.lit(&(if is_and { 0 } else { 1 }).into(), &CType::INT), pos);
                 self.b.jump(self.cur, join, Some(pos.clone()));
                 self.cur = join;
                 Ok(Val::Bool(truth(&t)))
@@ -457,7 +472,7 @@ impl Fx<'_> {
                         v => v.clone(),
                     }
                 };
-                let (pa, pb) = (va.flatten(), vb.flatten());
+                let (pa, pb) = (va.flatten(self.tr.sem()), vb.flatten(self.tr.sem()));
                 let has_parts = matches!(kind, Some(Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_)));
                 if has_parts && pa.len() != pb.len() {
                     return Err(CError::syntax(pos, "branches of `?:` have different types"));
@@ -512,7 +527,7 @@ impl Fx<'_> {
                     m.checked = false;
                 }
                 let reg = Fx::register_var(&place);
-                let dm = self.tr.dm();
+                let sem = self.tr.sem();
                 if let Val::Ptr(b, o) = &old {
                     // pointer arithmetic: `p += i`, `p++`, ...
                     let size = match &lv.ty {
@@ -520,7 +535,8 @@ impl Fx<'_> {
                         CType::Pointer(t) => self.tr.layout().size(t).ok_or_else(|| self.unsupported(pos, "pointer arithmetic on an incomplete type"))?,
                         _ => return Err(CError::syntax(pos, "pointer required")),
                     };
-                    let i = vb.int().ok_or_else(|| CError::syntax(pos, "integer operand required"))?;
+                    let i = vb.int(sem).ok_or_else(|| CError::syntax(pos, "integer operand required"))?;
+                    let i = conv::convert(&i, &rhs.ty, &CType::MathInt, sem);
                     let d = mul(&[i, int(size as i64)]);
                     let minus = *op == ArithOp::Sub;
                     let new_o = if minus { smt::build::sub(o, &d) } else { add(&[o.clone(), d.clone()]) };
@@ -538,7 +554,7 @@ impl Fx<'_> {
                         _ => new,
                     });
                 }
-                let Some(x) = old.int() else {
+                let Some(x) = old.int(sem) else {
                     // a floating-point object: its value is opaque
                     return Ok(Val::Float);
                 };
@@ -554,24 +570,24 @@ impl Fx<'_> {
                     && matches!(op, ArithOp::Add | ArithOp::Sub)
                     && rhs_is_one(rhs);
                 let keep_old = if *post && needed && !invertible {
-                    let t = self.temp();
+                    let t = self.temp_of(x.sort.clone());
                     self.assign(&t, &x, pos);
                     Some(t)
                 } else {
                     None
                 };
                 let result = if op_ty.is_integer() {
-                    let a = conv::convert(&x, &lv.ty, op_ty, dm);
-                    let b = vb.int().ok_or_else(|| CError::syntax(pos, "integer operand required"))?;
+                    let a = conv::convert(&x, &lv.ty, op_ty, sem);
+                    let b = vb.int(sem).ok_or_else(|| CError::syntax(pos, "integer operand required"))?;
                     let r = self.arith(*op, &a, &b, op_ty, lv.is_boolean(), rhs.is_boolean(), pos);
-                    conv::convert(&r, op_ty, &lv.ty, dm)
+                    conv::convert(&r, op_ty, &lv.ty, sem)
                 } else {
                     // computed in floating point: the integer result is unknown
                     self.nondet(&lv.ty, pos, Some("floating-point arithmetic".into()))
                 };
                 let result = match (&scalar, needed && keep_old.is_none()) {
                     (None, true) => {
-                        let t = self.temp();
+                        let t = self.temp_of(result.sort.clone());
                         self.assign(&t, &result, pos);
                         t
                     }
@@ -579,8 +595,14 @@ impl Fx<'_> {
                 };
                 self.store_place(place, &Val::Int(result.clone()), pos)?;
                 if let (true, true, Some(v)) = (invertible, needed, &scalar) {
+                    let dm = sem.dm;
                     let one = smt::build::int(1);
                     let old = match (op_ty.int_kind(), op) {
+                        // bit-vector arithmetic wraps, so the inverse is exact
+                        _ if sem.bitvector => {
+                            let inverse = if *op == ArithOp::Add { smt::bv::BvOp::Sub } else { smt::bv::BvOp::Add };
+                            smt::bv::bin(inverse, v, &smt::bv::lit(&1.into(), smt::bv::width(v)))
+                        }
                         (Some(k), ArithOp::Add) if !k.is_signed() => {
                             ite(&smt::build::eq(v, &smt::build::int(0)), &smt::build::int_big(k.range(dm).1), &smt::build::sub(v, &one))
                         }
@@ -638,7 +660,7 @@ impl Fx<'_> {
         let from = &x.ty;
         if from.is_integer() && ty.is_integer() {
             let v = self.int_value(x)?;
-            return Ok(Val::Int(conv::convert(&v, from, ty, self.tr.dm())));
+            return Ok(Val::Int(conv::convert(&v, from, ty, self.tr.sem())));
         }
         if from.is_arith() && matches!(ty, CType::Float(_)) {
             self.eval(x, needed)?;
@@ -668,7 +690,8 @@ impl Fx<'_> {
         }
         if from.is_pointer() && *ty == CType::Int(crate::types::IntKind::Bool) {
             let c = self.cond(x)?;
-            return Ok(Val::Int(conv::bool_to_int(&c)));
+            let sem = self.tr.sem();
+            return Ok(Val::Int(conv::convert(&sem.bool_to_int(&c), &CType::INT, ty, sem)));
         }
         Err(self.unsupported(pos, format!("conversion from {} to {}", type_name(from), type_name(ty))))
     }
@@ -677,7 +700,7 @@ impl Fx<'_> {
     #[allow(clippy::too_many_arguments)]
     pub fn arith(&mut self, op: ArithOp, a: &Term, b: &Term, ty: &CType, a_bool: bool, b_bool: bool, pos: &SourcePos) -> Term {
         let dm = self.tr.dm();
-        let r = conv::arith(op, a, b, ty, dm, a_bool, b_bool);
+        let r = conv::arith(op, a, b, ty, self.tr.sem(), a_bool, b_bool);
         self.op_checks(&r, ty, pos);
         match r.value {
             Some(v) => v,
@@ -685,7 +708,7 @@ impl Fx<'_> {
                 let reason = format!("bitwise or shift operator `{}` over-approximated", op.symbol());
                 let (a, b, ty) = (a.clone(), b.clone(), ty.clone());
                 let exact = conv::exact_bitwise(op, &a, &b, &ty, dm);
-                self.approx(pos, reason, |t| conv::approx_constraint(op, &a, &b, t, &ty, dm), exact)
+                self.approx(&ty.clone(), pos, reason, |t| conv::approx_constraint(op, &a, &b, t, &ty, dm), exact)
             }
         }
     }

@@ -2,7 +2,7 @@
 //! steps every construct is built from: edges, checks (error locations), nondeterministic values.
 
 use ir::builder::Builder;
-use crate::conv;
+use crate::conv::{self, Sem};
 use crate::shape::Shape;
 use crate::translate::Tr;
 use crate::types::{CType, IntKind};
@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 /// The value of a translated expression.
 #[derive(Clone, Debug)]
 pub(crate) enum Val {
-    /// An integer value (a term of sort Int).
+    /// An integer value (a term of sort Int, or a bit-vector of its type's width).
     Int(Term),
     /// A truth value (a formula); its C value is 1 or 0.
     Bool(Term),
@@ -54,10 +54,10 @@ pub(crate) struct Loc {
 impl Val {
     /// The values passed for this value as arguments or results (struct leaves; a dummy for an
     /// opaque float).
-    pub fn flatten(&self) -> Vec<Term> {
+    pub fn flatten(&self, s: Sem) -> Vec<Term> {
         match self {
             Val::Int(t) => vec![t.clone()],
-            Val::Bool(phi) => vec![conv::bool_to_int(phi)],
+            Val::Bool(phi) => vec![s.bool_to_int(phi)],
             Val::Float => vec![int(0)],
             Val::Void => vec![],
             Val::Agg(ts) => ts.clone(),
@@ -66,10 +66,10 @@ impl Val {
     }
 
     /// The value as an integer term (floats and void have none).
-    pub fn int(&self) -> Option<Term> {
+    pub fn int(&self, s: Sem) -> Option<Term> {
         match self {
             Val::Int(t) => Some(t.clone()),
-            Val::Bool(phi) => Some(conv::bool_to_int(phi)),
+            Val::Bool(phi) => Some(s.bool_to_int(phi)),
             _ => None,
         }
     }
@@ -161,9 +161,9 @@ impl<'t> Fx<'t> {
         name
     }
 
-    /// A fresh integer temporary.
-    pub fn temp(&mut self) -> Term {
-        self.temp_of(Sort::Int)
+    /// A fresh temporary for a value of type `ty` (a pointer's part: any integer type).
+    pub fn temp(&mut self, ty: &CType) -> Term {
+        self.temp_of(self.tr.sem().sort(ty))
     }
 
     /// A fresh temporary of the given sort.
@@ -251,7 +251,7 @@ impl<'t> Fx<'t> {
 
     /// A nondeterministic value of an integer type (a fresh temporary).
     pub fn nondet(&mut self, ty: &CType, pos: &SourcePos, overapprox: Option<String>) -> Term {
-        let t = self.temp();
+        let t = self.temp(ty);
         self.havoc_in_range(&t, ty, pos, overapprox);
         t
     }
@@ -259,13 +259,13 @@ impl<'t> Fx<'t> {
     /// A nondeterministic truth value (for over-approximated conditions).
     pub fn nondet_bool(&mut self, pos: &SourcePos, reason: &str) -> Term {
         let t = self.nondet(&CType::Int(IntKind::Bool), pos, Some(reason.to_string()));
-        smt::build::eq(&t, &int(1))
+        conv::truth(&t)
     }
 
     /// A nondeterministic value constrained by `constraint(r)`, marked as over-approximation;
     /// `exact` is the value it stands for, if it can be written (for re-checking error traces).
-    pub fn approx(&mut self, pos: &SourcePos, reason: String, constraint: impl FnOnce(&Term) -> Term, exact: Option<Term>) -> Term {
-        let t = self.temp();
+    pub fn approx(&mut self, ty: &CType, pos: &SourcePos, reason: String, constraint: impl FnOnce(&Term) -> Term, exact: Option<Term>) -> Term {
+        let t = self.temp(ty);
         let c = constraint(&t);
         let stmt = if c.is_true() { Stmt::Havoc(vec![t.clone()]) } else { Stmt::Seq(vec![Stmt::Havoc(vec![t.clone()]), Stmt::Assume(c)]) };
         self.emit(stmt, pos, Some(reason));

@@ -11,7 +11,7 @@ use crate::shape::Shape;
 use crate::types::CType;
 use crate::Property;
 use ir::{Call, Label, SourcePos, ViolationKind};
-use smt::build::{ite, lt, neg};
+use smt::build::{ite, not, or};
 use smt::Term;
 
 /// Library functions without effect on the program's variables whose result is rarely used:
@@ -133,14 +133,14 @@ impl Fx<'_> {
                 "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "valloc" => {
                     let mut sizes = vec![];
                     for a in args {
-                        sizes.push(self.int_value(a)?);
+                        sizes.push(self.index_value(a)?);
                     }
                     let size = match (name, sizes.as_slice()) {
                         ("calloc", [n, s]) => smt::build::mul(&[n.clone(), s.clone()]),
                         (_, [n]) if name != "calloc" => n.clone(),
                         _ => return Err(CError::syntax(pos, format!("wrong number of arguments of `{name}`"))),
                     };
-                    let b = self.temp();
+                    let b = self.temp_of(smt::Sort::Int);
                     let heap = matches!(name, "malloc" | "calloc" | "valloc");
                     self.allocate(&b, &size, heap, pos);
                     if !heap {
@@ -172,13 +172,15 @@ impl Fx<'_> {
                     return Ok(Val::Void);
                 }
                 "abs" | "labs" | "llabs" if args.len() == 1 && ret_ty.is_integer() => {
+                    let sem = self.tr.sem();
                     let x = self.int_value(&args[0])?;
-                    let r = ite(&lt(&x, &smt::build::int(0)), &neg(&x), &x);
+                    let x = crate::conv::convert(&x, &args[0].ty, ret_ty, sem);
+                    let negative = crate::conv::compare(crate::conv::CmpOp::Lt, &x, &sem.lit(&0.into(), ret_ty), true);
+                    let minus = crate::conv::negate(&x, ret_ty, sem);
                     if self.checks(Property::NoOverflow) {
-                        let ok = self.range(&r, ret_ty);
-                        self.check(&ok, ViolationKind::Overflow, pos);
+                        self.check(&or(&[not(&negative), minus.no_overflow]), ViolationKind::Overflow, pos);
                     }
-                    return Ok(Val::Int(r));
+                    return Ok(Val::Int(ite(&negative, &minus.value.unwrap_or_else(|| x.clone()), &x)));
                 }
                 _ => {}
             }
@@ -205,7 +207,7 @@ impl Fx<'_> {
                     (CType::Int(k), CType::Int(_)) => {
                         let v = self.nondet(&named, pos, None);
                         self.b.mark_nondet(ir::Nondet { function: name.to_string(), ctype: k.name().to_string() });
-                        Ok(Val::Int(crate::conv::convert(&v, &named, ret_ty, self.tr.dm())))
+                        Ok(Val::Int(crate::conv::convert(&v, &named, ret_ty, self.tr.sem())))
                     }
                     (_, CType::Int(k)) => {
                         let v = self.nondet(ret_ty, pos, None);
@@ -258,13 +260,14 @@ impl Fx<'_> {
             CType::Pointer(t) if t.is_integer() => (**t).clone(),
             _ => return Err(CError::unsupported(pos, format!("`{name}` with a result that is not an integer"))),
         };
-        let dm = self.tr.dm();
+        let sem = self.tr.sem();
         let mut operands = vec![];
         for a in &args[..2] {
+            // the operands as mathematical integers (converted to the named type first)
             let v = self.int_value(a)?;
             operands.push(match &ty {
-                Some(t) => crate::conv::convert(&v, &a.ty, t, dm),
-                None => v,
+                Some(t) => crate::conv::convert(&crate::conv::convert(&v, &a.ty, t, sem), t, &CType::MathInt, sem),
+                None => crate::conv::convert(&v, &a.ty, &CType::MathInt, sem),
             });
         }
         let exact = match op {
@@ -274,13 +277,13 @@ impl Fx<'_> {
         };
         let t = ty.unwrap_or_else(|| cell.clone());
         let fits = self.range(&exact, &t);
-        let stored = crate::conv::convert(&crate::conv::convert(&exact, &CType::MathInt, &t, dm), &t, &cell, dm);
+        let stored = crate::conv::convert(&crate::conv::convert(&exact, &CType::MathInt, &t, sem), &t, &cell, sem);
         let Val::Ptr(b, o) = self.rvalue(&args[2])? else {
             return Err(CError::syntax(pos, "pointer required"));
         };
         let m = crate::memory::MemLoc { b, o, ty: cell, checked: true };
         self.mem_store(&m, &Val::Int(stored), pos)?;
-        Ok(Val::Int(crate::conv::bool_to_int(&smt::build::not(&fits))))
+        Ok(Val::Int(sem.bool_to_int(&smt::build::not(&fits))))
     }
 
     /// An assertion: checked if `unreach-call` is instrumented, otherwise a failing assertion
@@ -332,14 +335,14 @@ impl Fx<'_> {
         let mut terms = Vec::new();
         for a in args {
             let v = self.rvalue(a)?;
-            terms.extend(v.flatten());
+            terms.extend(v.flatten(self.tr.sem()));
         }
         let shape = self.tr.shape("#r", ret_ty, 0, None);
         let rets: Vec<Term> = match (ret_ty, &shape) {
             (CType::Void, _) => vec![],
             (_, Shape::Struct(_)) => shape.leaves().iter().map(|l| self.temp_of(l.sort.clone())).collect(),
-            (_, Shape::Ptr(..)) => vec![self.temp(), self.temp()],
-            _ => vec![self.temp()],
+            (_, Shape::Ptr(..)) => vec![self.temp_of(smt::Sort::Int), self.temp_of(smt::Sort::Int)],
+            _ => vec![self.temp(ret_ty)],
         };
         let call = Call { callee: name.to_string(), args: terms, rets: rets.clone() };
         self.emit_label(Label::Call(call), pos, None);

@@ -171,11 +171,13 @@ pub struct COptions {
     pub properties: BTreeSet<Property>,
     /// The entry function (`main`).
     pub entry: String,
+    /// Integers as bit-vectors (`--semantics bitvector`) instead of mathematical integers.
+    pub bitvector: bool,
 }
 
 impl Default for COptions {
     fn default() -> Self {
-        COptions { data_model: DataModel::LP64, properties: Property::defaults(), entry: "main".into() }
+        COptions { data_model: DataModel::LP64, properties: Property::defaults(), entry: "main".into(), bitvector: false }
     }
 }
 

@@ -213,9 +213,10 @@ impl Fx<'_> {
             let o = add(&[m.o.clone(), int(*off as i64)]);
             match cell {
                 Cell::Int(t) => {
+                    // memory holds integers in both semantics
                     let v = cell_get(&mem_int(), &m.b, &o);
                     ranges.push(self.range(&v, t));
-                    vals.push(v);
+                    vals.push(crate::conv::convert(&v, &CType::MathInt, t, self.tr.sem()));
                 }
                 Cell::Ptr => {
                     vals.push(cell_get(&mem_base(), &m.b, &o));
@@ -242,9 +243,16 @@ impl Fx<'_> {
         let mut cells = vec![];
         self.cells(&m.ty, 0, &mut cells, pos)?;
         let vals = match v {
-            Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) => v.flatten(),
+            Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) => v.flatten(self.tr.sem()),
             _ => return Err(CError::syntax(pos, "value of the wrong kind stored")),
         };
+        // the integers of the value, as memory holds them
+        let int_types = cells.iter().flat_map(|(_, c)| match c {
+            Cell::Int(t) => vec![Some(t)],
+            Cell::Ptr => vec![None, None],
+        });
+        let vals: Vec<Term> =
+            vals.iter().zip(int_types).map(|(x, t)| t.map_or(x.clone(), |t| crate::conv::convert(x, t, &CType::MathInt, self.tr.sem()))).collect();
         let expected: usize = cells.iter().map(|(_, c)| if matches!(c, Cell::Ptr) { 2 } else { 1 }).sum();
         if vals.len() != expected || vals.iter().any(|x| x.sort != Sort::Int) {
             return Err(CError::unsupported(pos, "copy of a struct with array members between memory and variables"));

@@ -1,5 +1,5 @@
 //! How C objects are represented by program variables. Scalars of integer type are variables
-//! of sort Int; structs are split into their members; arrays become SMT arrays indexed by the
+//! of sort Int (bit-vectors of their width under `--semantics bitvector`); structs are split into their members; arrays become SMT arrays indexed by the
 //! flattened element index (an array of structs becomes a struct of arrays); pointers are
 //! pairs of variables (base, offset). Objects whose address is taken live in memory (`memory`)
 //! and are represented by the variable holding their base address. Floating-point objects are
@@ -93,7 +93,8 @@ impl Tr {
     pub fn shape(&self, name: &str, ty: &CType, depth: usize, len: Option<&Term>) -> Shape {
         match ty {
             CType::Int(_) => {
-                let sort = if depth > 0 { Sort::array(Sort::Int, Sort::Int) } else { Sort::Int };
+                let value = self.sem().sort(ty);
+                let sort = if depth > 0 { Sort::array(Sort::Int, value) } else { value };
                 Shape::Int(Term::var(name, sort), ty.clone())
             }
             CType::Float(_) => Shape::Float,

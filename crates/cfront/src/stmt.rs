@@ -10,7 +10,7 @@ use crate::types::{promote, CType};
 use ir::{Call, Label, Procedure, SourcePos, Stmt};
 use lang_c::ast;
 use lang_c::span::Node;
-use smt::build::{and, eq, int, int_big, le, not, tt};
+use smt::build::{and, eq, int, le, mul, not, tt};
 use smt::{Sort, Term};
 
 impl Tr {
@@ -135,7 +135,7 @@ impl Fx<'_> {
             .leaves()
             .into_iter()
             .map(|l| {
-                let z = if l.sort == Sort::Int { int(0) } else { smt::build::const_array(&l.sort, &int(0)) };
+                let z = zero_of(&l.sort);
                 (l, z)
             })
             .collect();
@@ -570,7 +570,7 @@ impl Fx<'_> {
                     } else {
                         let te = self.tr.convert_assign(te, &ret_ty, e.span)?;
                         let v = self.rvalue(&te)?;
-                        let vals = v.flatten();
+                        let vals = v.flatten(self.tr.sem());
                         if vals.len() != self.ret.len() {
                             return Err(CError::syntax(&pos, "return value does not match the result type"));
                         }
@@ -752,7 +752,7 @@ impl Fx<'_> {
         let p = te.pos.clone();
         let te = self.tr.cast(te, ty, p);
         let v = self.tr.const_int(&te).ok_or_else(|| self.tr.error(e.span, "case label is not an integer constant"))?;
-        Ok(int_big(v))
+        Ok(self.tr.sem().lit(&v, ty))
     }
 
     /// A declaration in a block.
@@ -824,9 +824,12 @@ impl Fx<'_> {
                     // around gives a smaller array
                     let es = self.tr.layout().size(elem).ok_or_else(|| CError::unsupported(&pos, "array of elements of unknown size"))?;
                     let lty = self.tr.size_t();
-                    let n = crate::conv::convert(&n, &crate::types::promote(&te.ty), &lty, self.tr.dm());
+                    let sem = self.tr.sem();
+                    let n = crate::conv::convert(&n, &crate::types::promote(&te.ty), &lty, sem);
+                    let n = crate::conv::convert(&n, &lty, &CType::MathInt, sem);
                     let n = if es > 1 {
-                        let bytes = crate::conv::convert(&smt::build::mul(&[n.clone(), int(es as i64)]), &CType::MathInt, &lty, self.tr.dm());
+                        let bytes = mul(&[n.clone(), int(es as i64)]);
+                        let bytes = crate::conv::convert(&bytes, &CType::MathInt, &lty, crate::conv::Sem::integer(sem.dm));
                         smt::build::int_div(&bytes, &int(es as i64))
                     } else {
                         n
@@ -880,5 +883,14 @@ impl Fx<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The zero of an integer leaf's sort (an SMT array of zeros for an array).
+fn zero_of(sort: &Sort) -> Term {
+    match sort {
+        Sort::BitVec(w) => smt::bv::lit(&0.into(), *w),
+        Sort::Array(_, elem) => smt::build::const_array(sort, &zero_of(elem)),
+        _ => int(0),
     }
 }

@@ -174,6 +174,11 @@ impl Tr {
         self.opts.data_model
     }
 
+    /// How integers are represented.
+    pub fn sem(&self) -> crate::conv::Sem {
+        crate::conv::Sem { dm: self.opts.data_model, bitvector: self.opts.bitvector }
+    }
+
     /// Size and alignment computations.
     pub fn layout(&self) -> Layout<'_> {
         Layout { dm: self.opts.data_model, records: &self.records }

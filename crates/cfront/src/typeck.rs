@@ -374,7 +374,7 @@ impl Tr {
             return e;
         }
         if let (ExprKind::IntLit(v), true, true) = (&e.kind, e.ty.is_integer(), ty.is_integer()) {
-            let t = crate::conv::convert(&smt::build::int_big(v.clone()), &e.ty, ty, self.dm());
+            let t = crate::conv::convert(&smt::build::int_big(v.clone()), &e.ty, ty, crate::conv::Sem::integer(self.dm()));
             if let Some(x) = t.as_int() {
                 return Tr::int_lit(x.clone(), ty.clone(), pos);
             }

@@ -34,6 +34,13 @@ struct Cli {
     #[arg(long, value_name = "MODEL", default_value = "LP64", value_parser = parse_data_model)]
     data_model: cfront::DataModel,
 
+    /// C integers as `integer` (mathematical integers: unsigned arithmetic and conversions
+    /// wrap exactly, bitwise operators are exact where cheap and otherwise over-approximated,
+    /// floats are opaque) or `bitvector` (bit-vectors of each type's width: every integer
+    /// operator exact).
+    #[arg(long, value_name = "SEMANTICS", default_value = "integer", value_parser = ["integer", "bitvector"])]
+    semantics: String,
+
     /// The function of a C program where execution starts.
     #[arg(long, value_name = "NAME", default_value = "main")]
     entry: String,
@@ -300,7 +307,12 @@ fn load(cli: &Cli, file: &Path) -> Result<Loaded> {
         }
         "c" | "i" => {
             anyhow::ensure!(file.is_file(), "cannot read {name}: no such file");
-            let opts = cfront::COptions { data_model: cli.data_model, properties, entry: cli.entry.clone() };
+            let opts = cfront::COptions {
+                data_model: cli.data_model,
+                properties,
+                entry: cli.entry.clone(),
+                bitvector: cli.semantics == "bitvector",
+            };
             Ok(match cfront::translate_file(file, &opts) {
                 Ok(p) => Loaded::Program(p),
                 Err(e) if e.kind == cfront::ErrorKind::Unsupported => Loaded::Unsupported(format!("unsupported: {e}")),
