@@ -79,6 +79,7 @@ ref_counted! {
     ffi::Z3_apply_result => Z3_apply_result_inc_ref, Z3_apply_result_dec_ref;
     ffi::Z3_func_interp => Z3_func_interp_inc_ref, Z3_func_interp_dec_ref;
     ffi::Z3_func_entry => Z3_func_entry_inc_ref, Z3_func_entry_dec_ref;
+    ffi::Z3_params => Z3_params_inc_ref, Z3_params_dec_ref;
 }
 
 // Sorts and declarations are ASTs in the C implementation and are counted as such.
@@ -953,6 +954,17 @@ impl Z3Ctx {
         let logic = self.symbol("HORN")?;
         // SAFETY: live context and symbol.
         let s = self.own(unsafe { ffi::Z3_mk_solver_for_logic(c, logic) }, "Horn solver")?;
+        // Spacer always: with only finite sorts (bit-vectors) Z3 would pick its Datalog
+        // engine, which enumerates tables of 2^32 rows and writes warnings to stdout
+        let (key, engine) = (self.symbol("engine")?, self.symbol("spacer")?);
+        // SAFETY: live context.
+        let params = self.own(unsafe { ffi::Z3_mk_params(c) }, "parameters")?;
+        // SAFETY: live parameter set, symbols and solver.
+        unsafe {
+            ffi::Z3_params_set_symbol(c, params.p, key, engine);
+            ffi::Z3_solver_set_params(c, s.p, params.p);
+        }
+        self.check_ok("Horn engine")?;
         for clause in clauses {
             let a = self.encode(clause)?;
             // SAFETY: live solver and AST.
