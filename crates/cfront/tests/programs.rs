@@ -1,5 +1,6 @@
 //! End-to-end tests: the C programs in `tests/programs/` with the verdict each expects (first
 //! line `// expect: VERDICT`, or `// expect: lp64=VERDICT ilp32=VERDICT`, optionally followed by
+//! `bitvector=VERDICT`, the verdict under `--semantics bitvector` in both data models, and
 //! `properties=LIST`), and the seed tasks of the shared benchmark when it exists.
 
 use cfront::{translate_file, COptions, DataModel, Property};
@@ -23,8 +24,9 @@ fn verdict(path: &Path, opts: &COptions) -> String {
     report::verdict_line(&outcome.verdict)
 }
 
-/// The expected verdicts of a test program, per data model, and the properties to check.
-fn expectations(path: &Path) -> (Vec<(DataModel, String)>, String) {
+/// The expected verdicts of a test program, per data model and semantics (bit-vectors or not),
+/// and the properties to check.
+fn expectations(path: &Path) -> (Vec<(DataModel, bool, String)>, String) {
     let text = std::fs::read_to_string(path).expect("test program is readable");
     let first = text.lines().next().unwrap_or("");
     let spec = first.split("expect:").nth(1).unwrap_or_else(|| panic!("{} has no `// expect:` line", path.display()));
@@ -32,14 +34,18 @@ fn expectations(path: &Path) -> (Vec<(DataModel, String)>, String) {
     let mut props = "default".to_string();
     for word in spec.split_whitespace() {
         if let Some(v) = word.strip_prefix("lp64=") {
-            models.push((DataModel::LP64, v.to_string()));
+            models.push((DataModel::LP64, false, v.to_string()));
         } else if let Some(v) = word.strip_prefix("ilp32=") {
-            models.push((DataModel::ILP32, v.to_string()));
+            models.push((DataModel::ILP32, false, v.to_string()));
         } else if let Some(p) = word.strip_prefix("properties=") {
             props = p.to_string();
         } else {
-            models.push((DataModel::LP64, word.to_string()));
-            models.push((DataModel::ILP32, word.to_string()));
+            let (bitvector, v) = match word.strip_prefix("bitvector=") {
+                Some(v) => (true, v),
+                None => (false, word),
+            };
+            models.push((DataModel::LP64, bitvector, v.to_string()));
+            models.push((DataModel::ILP32, bitvector, v.to_string()));
         }
     }
     (models, props)
@@ -61,15 +67,17 @@ fn programs_and_seed_tasks_have_their_expected_verdicts() {
     let mut failures = vec![];
     for path in programs() {
         let (models, props) = expectations(&path);
-        for (dm, expected) in models {
+        for (dm, bitvector, expected) in models {
             let opts = COptions {
                 data_model: dm,
                 properties: Property::parse_list(&props).expect("valid property list"),
                 entry: "main".into(),
+                bitvector,
             };
             let got = verdict(&path, &opts);
             if got != expected {
-                failures.push(format!("{} ({dm:?}): expected {expected}, got {got}", path.display()));
+                let semantics = if bitvector { "bit-vectors" } else { "integers" };
+                failures.push(format!("{} ({dm:?}, {semantics}): expected {expected}, got {got}", path.display()));
             }
         }
     }

@@ -1,4 +1,4 @@
-// expect: TRUE
+// expect: TRUE bitvector=TRUE
 // Arrays (multi-dimensional, of structs), struct members, initializers, struct copies.
 extern void __VERIFIER_assert(int cond);
 struct point { int x; int y; };

@@ -1,4 +1,4 @@
-// expect: TRUE
+// expect: TRUE bitvector=TRUE
 // Exact bitwise operators: constants, masks, shifts by constants, complement.
 extern void __VERIFIER_assert(int cond);
 extern int __VERIFIER_nondet_int(void);

@@ -1,4 +1,4 @@
-// expect: FALSE(unreach-call)
+// expect: FALSE(unreach-call) bitvector=FALSE(unreach-call)
 // `x | y` is over-approximated; the first error is unreachable (the over-approximation proves
 // it), the second is reached by x = 12345, y = 0: FALSE comes from the exact re-check.
 extern void reach_error(void);

@@ -1,4 +1,4 @@
-// expect: TRUE
+// expect: TRUE bitvector=TRUE
 // switch with fall-through and default (in an inlined function).
 extern void __VERIFIER_assert(int cond);
 extern int __VERIFIER_nondet_int(void);

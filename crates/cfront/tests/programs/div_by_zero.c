@@ -1,4 +1,4 @@
-// expect: FALSE(div-by-zero)
+// expect: FALSE(div-by-zero) bitvector=FALSE(div-by-zero)
 // The divisor can be zero.
 extern int __VERIFIER_nondet_int(void);
 int main(void) {

@@ -1,4 +1,4 @@
-// expect: UNKNOWN
+// expect: UNKNOWN bitvector=UNKNOWN
 // Floating-point values are opaque: a comparison of them is over-approximated.
 extern void reach_error(void);
 int main(void) {

@@ -1,4 +1,4 @@
-// expect: FALSE(valid-memtrack) properties=default,valid-memsafety
+// expect: FALSE(valid-memtrack) bitvector=FALSE(valid-memtrack) properties=default,valid-memsafety
 // The second allocation is never freed.
 #include <stdlib.h>
 int main(void) {

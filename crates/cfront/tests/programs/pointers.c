@@ -1,4 +1,4 @@
-// expect: TRUE
+// expect: TRUE bitvector=TRUE
 // Pointers to locals and globals, pointer parameters, heap structs, arrays through pointers.
 #include <stdlib.h>
 extern void __VERIFIER_assert(int cond);

@@ -1,4 +1,4 @@
-// expect: FALSE(no-overflow) properties=no-overflow
+// expect: FALSE(no-overflow) bitvector=FALSE(no-overflow) properties=no-overflow
 // A negative left operand of `<<` is undefined behaviour (reported with no-overflow).
 extern int __VERIFIER_nondet_int(void);
 int main(void) {

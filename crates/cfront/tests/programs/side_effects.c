@@ -1,4 +1,4 @@
-// expect: TRUE
+// expect: TRUE bitvector=TRUE
 // Side effects in expressions, short-circuit evaluation, comma, conditional expressions.
 extern void __VERIFIER_assert(int cond);
 int g;

@@ -1,4 +1,4 @@
-// expect: TRUE properties=no-overflow
+// expect: TRUE bitvector=TRUE properties=no-overflow
 // Guarded arithmetic; char arithmetic is done in int; unsigned arithmetic never overflows.
 extern int __VERIFIER_nondet_int(void);
 int main(void) {

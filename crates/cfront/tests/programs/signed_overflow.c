@@ -1,4 +1,4 @@
-// expect: FALSE(no-overflow) properties=no-overflow
+// expect: FALSE(no-overflow) bitvector=FALSE(no-overflow) properties=no-overflow
 // `x + 1` overflows for INT_MAX.
 extern int __VERIFIER_nondet_int(void);
 int main(void) {

@@ -1,4 +1,4 @@
-// expect: TRUE
+// expect: TRUE bitvector=TRUE
 // Unsigned arithmetic and conversions wrap modulo 2^n.
 extern void __VERIFIER_assert(int cond);
 extern unsigned int __VERIFIER_nondet_uint(void);

@@ -1,4 +1,4 @@
-// expect: FALSE(unreach-call)
+// expect: FALSE(unreach-call) bitvector=FALSE(unreach-call)
 // `y + 1 > y` fails for the largest unsigned value.
 extern void __VERIFIER_assert(int cond);
 extern unsigned int __VERIFIER_nondet_uint(void);
