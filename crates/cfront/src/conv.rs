@@ -692,6 +692,29 @@ mod tests {
     }
 
     #[test]
+    fn bit_vectors_are_exact_and_check_signed_overflow() {
+        let bv = Sem { dm: DataModel::LP64, bitvector: true };
+        let v = |x: i64, t: &CType| bv.lit(&BigInt::from(x), t);
+        let (int_t, uint_t, uchar) = (CType::INT, CType::Int(IntKind::UInt), CType::Int(IntKind::UChar));
+        let r = arith(ArithOp::Add, &v(i32::MAX as i64, &int_t), &v(1, &int_t), &int_t, bv, false, false);
+        assert_eq!((r.value, r.no_overflow), (Some(v(i32::MIN as i64, &int_t)), smt::build::ff()));
+        let r = arith(ArithOp::Add, &v(-1, &uint_t), &v(1, &uint_t), &uint_t, bv, false, false);
+        assert_eq!((r.value, r.no_overflow), (Some(v(0, &uint_t)), tt()));
+        let r = arith(ArithOp::Div, &v(i32::MIN as i64, &int_t), &v(-1, &int_t), &int_t, bv, false, false);
+        assert_eq!(r.no_overflow, smt::build::ff());
+        let r = arith(ArithOp::Shl, &v(-1, &int_t), &v(1, &int_t), &int_t, bv, false, false);
+        assert_eq!(r.no_overflow, smt::build::ff(), "a negative left operand of << is undefined");
+        let r = arith(ArithOp::Shr, &v(-8, &int_t), &v(40, &int_t), &int_t, bv, false, false);
+        assert_eq!(r.amount_ok, smt::build::ff());
+        let x = Term::var("x", Sort::BitVec(32));
+        let r = arith(ArithOp::Or, &x, &v(6, &int_t), &int_t, bv, false, false);
+        assert!(r.value.is_some(), "bitwise operators are exact on bit-vectors");
+        assert_eq!(convert(&v(-56, &CType::Int(IntKind::Char)), &CType::Int(IntKind::Char), &uchar, bv), v(200, &uchar));
+        assert_eq!(convert(&v(200, &uchar), &uchar, &CType::MathInt, bv), int(200));
+        assert_eq!(compare(CmpOp::Lt, &v(-1, &int_t), &v(0, &int_t), false), smt::build::ff());
+    }
+
+    #[test]
     fn bitwise_constants() {
         assert_eq!(ev(ArithOp::And, -1, 255, IntKind::Int), Some(BigInt::from(255)));
         assert_eq!(ev(ArithOp::Xor, 5, 3, IntKind::Int), Some(BigInt::from(6)));

@@ -23,12 +23,16 @@ fn no_panic_on_any_benchmark_file() {
     sources(&bench, &mut files);
     files.sort();
     let mut internal = vec![];
-    for f in &files {
-        let r = std::panic::catch_unwind(|| translate_file(f, &COptions::default()));
-        match r {
-            Err(_) => internal.push(format!("{}: panic", f.display())),
-            Ok(Err(e)) if e.message.starts_with("internal error") => internal.push(e.to_string()),
-            Ok(_) => {}
+    // both semantics: integers and bit-vectors
+    for bitvector in [false, true] {
+        let opts = COptions { bitvector, ..COptions::default() };
+        for f in &files {
+            let r = std::panic::catch_unwind(|| translate_file(f, &opts));
+            match r {
+                Err(_) => internal.push(format!("{} (bitvector: {bitvector}): panic", f.display())),
+                Ok(Err(e)) if e.message.starts_with("internal error") => internal.push(e.to_string()),
+                Ok(_) => {}
+            }
         }
     }
     assert!(internal.is_empty(), "{}", internal.join("\n"));
