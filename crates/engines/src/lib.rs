@@ -87,6 +87,19 @@ pub struct NondetValue {
     pub value: Term,
 }
 
+impl NondetValue {
+    /// The value as a C integer of its type (a bit-vector's pattern read as two's complement
+    /// for signed types).
+    pub fn integer(&self) -> Option<num_bigint::BigInt> {
+        if let Some(v) = self.value.as_int() {
+            return Some(v.clone());
+        }
+        let (pattern, width) = self.value.as_bv()?;
+        let unsigned = self.ctype.starts_with("unsigned") || self.ctype == "_Bool";
+        Some(if unsigned { pattern.clone() } else { smt::bv::signed(pattern, width) })
+    }
+}
+
 /// A feasible error path.
 #[derive(Clone, Debug)]
 pub struct Counterexample {

@@ -18,6 +18,11 @@ fn value(t: &Term) -> String {
     ir::print::term_to_boogie(t)
 }
 
+/// An input's value as a C integer of its type where it is one.
+fn input_value(n: &engines::NondetValue) -> String {
+    n.integer().map_or_else(|| value(&n.value), |v| v.to_string())
+}
+
 /// The statement of a step as the reader wrote it.
 pub fn step_text(step: &CexStep, sources: &mut SourceLines) -> String {
     let from_source = step.pos.as_ref().filter(|p| is_c_file(&p.file)).and_then(|p| sources.line(&p.file, p.line));
@@ -50,7 +55,7 @@ pub fn render_counterexample(c: &Counterexample) -> String {
     let mut sources = SourceLines::default();
     let at = c.violation.pos.as_ref().map(|p| format!(" at {p}")).unwrap_or_default();
     let _ = writeln!(out, "{}{} (entry procedure {})", c.violation.kind.describe(), at, c.entry);
-    let inputs: Vec<String> = c.steps.iter().filter_map(|s| s.nondet.as_ref()).map(|n| value(&n.value)).collect();
+    let inputs: Vec<String> = c.steps.iter().filter_map(|s| s.nondet.as_ref()).map(input_value).collect();
     if !inputs.is_empty() {
         let _ = writeln!(out, "inputs: {}", inputs.join(", "));
     }
@@ -67,7 +72,7 @@ pub fn render_counterexample(c: &Counterexample) -> String {
             let _ = writeln!(out, "      condition {b}");
         }
         if let Some(n) = &step.nondet {
-            let _ = writeln!(out, "      {}() returns {} ({})", n.function, value(&n.value), n.ctype);
+            let _ = writeln!(out, "      {}() returns {} ({})", n.function, input_value(n), n.ctype);
         }
         let assigned = assigned_values(step);
         if !assigned.is_empty() {
@@ -79,7 +84,7 @@ pub fn render_counterexample(c: &Counterexample) -> String {
 }
 
 fn nondet_json(n: &engines::NondetValue) -> Value {
-    json!({"function": n.function, "type": n.ctype, "value": value(&n.value)})
+    json!({"function": n.function, "type": n.ctype, "value": input_value(n)})
 }
 
 /// The error path as JSON.

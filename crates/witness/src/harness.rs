@@ -14,8 +14,8 @@ fn is_input(name: &str) -> bool {
 }
 
 /// A C integer literal for `v` (as `long long` or `unsigned long long`).
-fn literal(v: &smt::Term) -> String {
-    let Some(n) = v.as_int() else { return "0".into() };
+fn literal(v: &engines::NondetValue) -> String {
+    let Some(n) = v.integer() else { return "0".into() };
     let s = n.to_string();
     if s == "-9223372036854775808" {
         "(-9223372036854775807LL - 1)".into()
@@ -37,7 +37,7 @@ pub fn harness(c: &Counterexample, externs: &BTreeMap<String, String>, program: 
     // the i-th value of the path, per function
     let mut calls: BTreeMap<&str, Vec<(usize, String)>> = BTreeMap::new();
     for (i, n) in c.steps.iter().filter_map(|s| s.nondet.as_ref()).enumerate() {
-        calls.entry(n.function.as_str()).or_default().push((i, literal(&n.value)));
+        calls.entry(n.function.as_str()).or_default().push((i, literal(n)));
     }
     for (name, ret) in externs {
         match name.as_str() {
