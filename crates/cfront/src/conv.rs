@@ -2,9 +2,9 @@
 //! representations ([`Sem`]): mathematical integers (the default) or bit-vectors of each type's
 //! width (`--semantics bitvector`).
 //!
-//! Over mathematical integers, values of unsigned types are always kept in their type's range (every operation wraps
-//! exactly, modulo 2^n); values of signed types are unbounded (overflow is undefined behaviour
-//! and reported as a side condition the caller may check). Division and remainder truncate
+//! Over mathematical integers, values of unsigned types are always kept in their type's range
+//! (every operation wraps exactly, modulo 2^n); values of signed types are unbounded (overflow
+//! is undefined behaviour and reported as a side condition the caller may check). Division and remainder truncate
 //! toward zero like C (not SMT-LIB's Euclidean `div`/`mod`). Right shifts are arithmetic
 //! (GCC's choice). All functions are pure term builders: on literal arguments they fold to
 //! literals, which is how constant expressions are evaluated.
