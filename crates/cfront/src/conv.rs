@@ -146,10 +146,11 @@ pub fn bool_to_int(phi: &Term) -> Term {
     Sem::integer(DataModel::LP64).bool_to_int(phi)
 }
 
-/// The zero of an integer value's sort.
-fn zero_like(t: &Term) -> Term {
-    match t.sort {
-        Sort::BitVec(w) => bv::lit(&BigInt::zero(), w),
+/// The zero of an integer value's sort (an SMT array of zeros for an array of integers).
+pub fn zero_of(sort: &Sort) -> Term {
+    match sort {
+        Sort::BitVec(w) => bv::lit(&BigInt::zero(), *w),
+        Sort::Array(_, elem) => smt::build::const_array(sort, &zero_of(elem)),
         _ => int(0),
     }
 }
@@ -160,7 +161,7 @@ pub fn truth(t: &Term) -> Term {
     if t.op() == Some(&smt::Op::Ite) && value(&t.args[1]).is_some_and(|x| x.is_one()) && value(&t.args[2]).is_some_and(|x| x.is_zero()) {
         return t.args[0].clone();
     }
-    not(&eq(t, &zero_like(t)))
+    not(&eq(t, &zero_of(&t.sort)))
 }
 
 /// Wraps `t` into the range of `k` modulo 2^n (two's complement for signed kinds, as GCC does).
@@ -462,7 +463,7 @@ fn arith_bv(op: ArithOp, a: &Term, b: &Term, signed: bool) -> OpResult {
             };
             let min_by_minus_one = and(&[eq(a, &lit(BigInt::one() << (w - 1), w)), eq(b, &lit(BigInt::from(-1), w))]);
             let no_overflow = if signed && op == ArithOp::Div { not(&min_by_minus_one) } else { tt() };
-            OpResult { value: Some(bv::bin(f, a, b)), no_overflow, nonzero: not(&eq(b, &zero_like(b))), amount_ok: tt() }
+            OpResult { value: Some(bv::bin(f, a, b)), no_overflow, nonzero: not(&eq(b, &zero_of(&b.sort))), amount_ok: tt() }
         }
         ArithOp::Shl | ArithOp::Shr => {
             // the amount has its own (promoted) type; negative amounts are huge as unsigned
@@ -477,7 +478,7 @@ fn arith_bv(op: ArithOp, a: &Term, b: &Term, signed: bool) -> OpResult {
                 ArithOp::Shl if signed => {
                     let wide = bv::bin(BvOp::Shl, &bv::resize(a, 2 * w, true), &bv::resize(&k, 2 * w, false));
                     let representable = eq(&bv::resize(&value, 2 * w, true), &wide);
-                    and(&[amount_ok.clone(), bv::bin(BvOp::Sle, &zero_like(a), a), representable])
+                    and(&[amount_ok.clone(), bv::bin(BvOp::Sle, &zero_of(&a.sort), a), representable])
                 }
                 _ if signed => amount_ok.clone(),
                 _ => tt(),

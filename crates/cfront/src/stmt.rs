@@ -135,7 +135,7 @@ impl Fx<'_> {
             .leaves()
             .into_iter()
             .map(|l| {
-                let z = zero_of(&l.sort);
+                let z = crate::conv::zero_of(&l.sort);
                 (l, z)
             })
             .collect();
@@ -883,14 +883,5 @@ impl Fx<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// The zero of an integer leaf's sort (an SMT array of zeros for an array).
-fn zero_of(sort: &Sort) -> Term {
-    match sort {
-        Sort::BitVec(w) => smt::bv::lit(&0.into(), *w),
-        Sort::Array(_, elem) => smt::build::const_array(sort, &zero_of(elem)),
-        _ => int(0),
     }
 }

@@ -8,7 +8,6 @@ use crate::build::{self, bool_lit};
 use crate::sort::Sort;
 use crate::term::{Kind, Op, Term};
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// A bit-vector operator (the bitwise `and`/`or`/`xor` are [`Op::BvAnd`] and friends).
@@ -82,11 +81,6 @@ pub fn width(t: &Term) -> u32 {
 /// The literal `v mod 2^w` of width `w`.
 pub fn lit(v: &BigInt, w: u32) -> Term {
     build::int2bv(w, &build::int_big(v.clone()))
-}
-
-/// `v mod 2^w` in `0..2^w`.
-pub fn normalize(v: &BigInt, w: u32) -> BigInt {
-    v.mod_floor(&(BigInt::one() << w))
 }
 
 /// The two's complement value of the pattern `u` of width `w`.
