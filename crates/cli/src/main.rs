@@ -36,10 +36,12 @@ struct Cli {
 
     /// C integers as `integer` (mathematical integers: unsigned arithmetic and conversions
     /// wrap exactly, bitwise operators are exact where cheap and otherwise over-approximated,
-    /// floats are opaque) or `bitvector` (bit-vectors of each type's width: every integer
-    /// operator exact).
-    #[arg(long, value_name = "SEMANTICS", default_value = "integer", value_parser = ["integer", "bitvector"])]
-    semantics: String,
+    /// floats are opaque), `bitvector` (bit-vectors of each type's width: every integer
+    /// operator exact), or `auto`: integers, then bit-vectors with the time left when the
+    /// integer run ends UNKNOWN at an error path that only its bitwise over-approximations make
+    /// feasible.
+    #[arg(long, value_name = "SEMANTICS", default_value = "auto")]
+    semantics: Semantics,
 
     /// The function of a C program where execution starts.
     #[arg(long, value_name = "NAME", default_value = "main")]
@@ -118,6 +120,14 @@ struct Cli {
     inline: bool,
 }
 
+/// How the C front end represents integers.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Semantics {
+    Integer,
+    Bitvector,
+    Auto,
+}
+
 #[derive(clap::Subcommand, Debug)]
 enum Command {
     /// Run Tracery over benchmark tasks with limits and score its answers (SV-COMP scoring).
@@ -149,10 +159,10 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<ExitCode> {
     let start = Instant::now();
     let Some(file) = &cli.file else { anyhow::bail!("no program given") };
-    let program = match load(cli, file)? {
+    let program = match load(cli, file, cli.semantics == Semantics::Bitvector)? {
         Loaded::Program(p) => p,
         Loaded::Unsupported(reason) => {
-            let outcome = Outcome { verdict: Verdict::Unknown(reason), stats: Stats::default(), proof: None };
+            let outcome = Outcome { verdict: Verdict::unknown(reason), stats: Stats::default(), proof: None };
             out(&report::render(&outcome, false));
             return Ok(ExitCode::SUCCESS);
         }
@@ -168,6 +178,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
     let interpolator = smt::backend::split_command(&cli.interpolator);
     probe_solvers(cli, &interpolator)?;
+    let query_timeout = timeout.min(Duration::from_secs(20));
     let config = Config {
         source: cli.refinement,
         deadline: Some(start + timeout),
@@ -176,26 +187,42 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         cell_abstraction: !cli.no_cell_abstraction,
         horn: !cli.no_horn,
         inline: cli.inline,
-        query_timeout: timeout.min(Duration::from_secs(20)),
+        query_timeout,
+        exact_recheck_timeout: if cli.semantics == Semantics::Auto { EXACT_RECHECK_BEFORE_BITVECTORS } else { query_timeout },
         solver: cli.solver.clone(),
         interpolator,
     };
-    let externs = program.externs.clone();
     last_word::arm_deadline(start + timeout + last_word::GRACE);
-    // Z3 and the term algorithms recurse over formulas: give them a deep stack.
-    let worker = std::thread::Builder::new().stack_size(ENGINE_STACK).spawn(move || engines::verify(&program, &config));
-    let outcome = match worker.map(|w| w.join()) {
-        Ok(Ok(outcome)) => outcome,
-        Ok(Err(_)) => anyhow::bail!("the verification engine crashed"),
-        Err(e) => anyhow::bail!("cannot start the verification engine: {e}"),
-    };
+    let mut externs = program.externs.clone();
+    let mut outcome = verify_on_worker(program, &config)?;
+    let mut switched = None;
+    if let Verdict::Unknown(u) = &outcome.verdict {
+        let auto = cli.semantics == Semantics::Auto && is_c(file);
+        if auto && u.exact_semantics_may_decide && Instant::now() < start + timeout {
+            tracing::info!("integer semantics: {}; verifying again with bit-vectors", u.reason);
+            if let Loaded::Program(p) = load(cli, file, true)? {
+                switched = Some(u.reason.clone());
+                externs = p.externs.clone();
+                outcome = verify_on_worker(p, &config)?;
+            }
+        }
+    }
     if last_word::claim() {
         write_evidence(cli, file, &outcome, &externs)?;
+        // which semantics decided, when `auto` changed it
+        let switch_note = switched.map(|r| format!("semantics: bitvector (with integers: {r})"));
         if cli.json {
-            out(&format!("{}\n", report::render_json(&outcome)));
+            let mut v = report::render_json(&outcome);
+            if let Some(note) = switch_note {
+                v["semantics_note"] = note.into();
+            }
+            out(&format!("{v}\n"));
             return Ok(ExitCode::SUCCESS);
         }
         out(&report::render(&outcome, cli.stats || cli.json_stats));
+        if let Some(note) = switch_note {
+            out(&format!("{note}\n"));
+        }
         if cli.json_stats {
             out(&format!("{}\n", report::stats_json(&outcome.stats)));
         }
@@ -203,13 +230,28 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Runs the engines on a thread of their own: Z3 and the term algorithms recurse over
+/// formulas and need a deep stack.
+fn verify_on_worker(program: ir::Program, config: &Config) -> Result<Outcome> {
+    let config = config.clone();
+    let worker = std::thread::Builder::new().stack_size(ENGINE_STACK).spawn(move || engines::verify(&program, &config));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(outcome)) => Ok(outcome),
+        Ok(Err(_)) => anyhow::bail!("the verification engine crashed"),
+        Err(e) => anyhow::bail!("cannot start the verification engine: {e}"),
+    }
+}
+
+fn is_c(file: &Path) -> bool {
+    matches!(file.extension().and_then(|e| e.to_str()), Some("c" | "i"))
+}
+
 /// Writes the harness and the witness the options ask for (C programs only).
 fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, externs: &std::collections::BTreeMap<String, String>) -> Result<()> {
     if cli.harness.is_none() && cli.witness.is_none() {
         return Ok(());
     }
-    let is_c = matches!(file.extension().and_then(|e| e.to_str()), Some("c" | "i"));
-    anyhow::ensure!(is_c, "--harness and --witness need a C program");
+    anyhow::ensure!(is_c(file), "--harness and --witness need a C program");
     let properties = cfront::Property::parse_list(&cli.property).map_err(anyhow::Error::msg)?;
     let specification = match &outcome.verdict {
         Verdict::Unsafe(c) => witness::ltl(c.violation.kind.property()),
@@ -279,8 +321,9 @@ enum Loaded {
     Rejected(String),
 }
 
-/// Translates the input file with the front end its extension names.
-fn load(cli: &Cli, file: &Path) -> Result<Loaded> {
+/// Translates the input file with the front end its extension names (C integers as bit-vectors
+/// when `bitvector`).
+fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
     let name = file.display().to_string();
     let properties = match cfront::Property::parse_list(&cli.property) {
         Ok(p) => p,
@@ -311,7 +354,7 @@ fn load(cli: &Cli, file: &Path) -> Result<Loaded> {
                 data_model: cli.data_model,
                 properties,
                 entry: cli.entry.clone(),
-                bitvector: cli.semantics == "bitvector",
+                bitvector,
             };
             Ok(match cfront::translate_file(file, &opts) {
                 Ok(p) => Loaded::Program(p),
@@ -342,6 +385,10 @@ fn out(text: &str) {
     use std::io::Write;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
+
+/// Per-query time of the exact re-check of an over-approximated error trace when bit-vectors
+/// decide after it (`--semantics auto`).
+const EXACT_RECHECK_BEFORE_BITVECTORS: Duration = Duration::from_secs(2);
 
 /// Stack size of the engine thread.
 const ENGINE_STACK: usize = 1 << 30;

@@ -154,13 +154,14 @@ fn bitwise_error_paths_are_rechecked_exactly() {
     assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);
     assert!(r.stdout.contains("bitwiseOrUnsignedMinimal.c:17:"), "{}", r.stdout);
     // safe: the over-approximation reaches the error, the exact form does not
-    let r = tracery(&["--timeout", "60"], &dir.join("bitwiseUnsignedEquals.c"));
+    let r = tracery(&["--timeout", "60", "--semantics", "integer"], &dir.join("bitwiseUnsignedEquals.c"));
     assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
     assert!(r.stdout.contains("over-approximated"), "{}", r.stdout);
 }
 
 /// Under `--semantics bitvector` the bitwise operators are exact: tasks the integer semantics
-/// leaves UNKNOWN are proved, bugs are still found, and inputs read as C values.
+/// leaves UNKNOWN are proved, bugs are still found, and inputs read as C values. The default,
+/// `auto`, gets there by verifying again with bit-vectors, and says so.
 #[test]
 fn bitvector_semantics_proves_what_integers_over_approximate() {
     let Some(bench) = bench() else { return };
@@ -172,8 +173,11 @@ fn bitvector_semantics_proves_what_integers_over_approximate() {
         let r = tracery(&bv, &file);
         assert_eq!(first_line(&r.stdout), want, "{task}: {}", r.stdout);
         // integers over-approximate these tasks' bitwise operators
-        let r = tracery(&["--timeout", "60"], &file);
+        let r = tracery(&["--timeout", "60", "--semantics", "integer"], &file);
         assert_eq!(first_line(&r.stdout), "UNKNOWN", "{task}: {}", r.stdout);
+        let r = tracery(&["--timeout", "60"], &file);
+        assert_eq!(first_line(&r.stdout), want, "{task}: {}", r.stdout);
+        assert!(r.stdout.contains("semantics: bitvector (with integers: feasible error trace uses an over-approximation"), "{task}: {}", r.stdout);
     }
     let r = tracery(&bv, &dir.join("bitwiseOrUnsignedMinimal.c"));
     assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);

@@ -60,13 +60,13 @@ fn block_steps(edges: &[&ir::Edge], model: &refine::Counterexample) -> Vec<CexSt
 pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let letters = match letter_formulas(cfg) {
         Ok(l) => l,
-        Err(e) => return (Verdict::Unknown(e), None),
+        Err(e) => return (Verdict::unknown(e), None),
     };
     let nfa = program_automaton(cfg);
     let budget = QueryBudget { per_query: config.query_timeout, deadline: config.deadline };
     let Solvers { mut trace, hoare, mut interpolator } = match Solvers::create(config) {
         Ok(s) => s,
-        Err(e) => return (Verdict::Unknown(e), None),
+        Err(e) => return (Verdict::unknown(e), None),
     };
     let shared = Rc::new(RefCell::new(Shared { letters, returns: Default::default(), locals: Default::default(), hoare: HoareChecker::new(hoare), checks: 0, budget }));
     let solver = trace.as_mut();
@@ -74,7 +74,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
     let deadline = config.deadline;
     let verdict = loop {
         if budget.expired() {
-            break Verdict::Unknown("timeout".into());
+            break Verdict::unknown("timeout");
         }
         solver.set_timeout_ms(budget.next_ms());
         if let Some(itp) = interpolator.as_mut() {
@@ -88,7 +88,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
             })
         });
         let (word, target) = match search {
-            Err(i) => break Verdict::Unknown(i.0),
+            Err(i) => break Verdict::unknown(i.0),
             Ok(Emptiness::Empty) => break Verdict::Safe,
             Ok(Emptiness::Word { letters, target }) => (letters, target),
         };
@@ -97,17 +97,20 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
         stats.trace_checks += 1;
         let check = timed(&mut stats.time_trace_check_ms, || check_trace(&trace, solver));
         match check {
-            TraceCheck::Unknown(r) => break Verdict::Unknown(format!("trace check: {r}")),
+            TraceCheck::Unknown(r) => break Verdict::unknown(format!("trace check: {r}")),
             TraceCheck::Feasible(model) => {
                 let Some(violation) = cfg.locs[target].error.clone() else {
-                    break Verdict::Unknown("error trace ends at a location without a violation".into());
+                    break Verdict::unknown("error trace ends at a location without a violation");
                 };
                 let overapprox = word.iter().find_map(|&l| cfg.edges[l].overapprox.clone());
+                if overapprox.is_some() {
+                    solver.set_timeout_ms(config.exact_recheck_ms());
+                }
                 let edges: Vec<&ir::Edge> = word.iter().map(|&l| &cfg.edges[l]).collect();
                 let steps = edges.iter().map(|e| (e.as_block(), ())).collect();
                 let check: &mut cex::TraceChecker<()> = &mut |tfs, _| check_trace(tfs, solver);
                 let (initial, steps, source_steps) = match cex::source_counterexample(steps, &|_| original, check, overapprox) {
-                    Err(reason) => break Verdict::Unknown(reason),
+                    Err(unconfirmed) => break Verdict::Unknown(unconfirmed),
                     Ok(Some((initial, steps))) => (initial, steps, true),
                     Ok(None) => (model.states.first().cloned().unwrap_or_default(), block_steps(&edges, &model), false),
                 };
@@ -128,7 +131,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
                 stats.time_sequence_ms += started.elapsed().as_millis();
                 let sequences = match sequences {
                     Ok(s) => s,
-                    Err(e) => break Verdict::Unknown(format!("refinement failed: {e}")),
+                    Err(e) => break Verdict::unknown(format!("refinement failed: {e}")),
                 };
                 let before = dfas.len();
                 for seq in sequences {
@@ -139,10 +142,10 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
                     }
                 }
                 if dfas.len() == before {
-                    break Verdict::Unknown(if budget.expired() {
-                        "timeout".into()
+                    break Verdict::unknown(if budget.expired() {
+                        "timeout"
                     } else {
-                        "refinement made no progress: the solver could not show that the new assertions reject the trace".into()
+                        "refinement made no progress: the solver could not show that the new assertions reject the trace"
                     });
                 }
             }

@@ -7,7 +7,7 @@
 //! Each step carries a tag `K` that the trace check needs (`()` for a trace of one procedure;
 //! for a nested word, what kind of letter it is): the pieces of a block inherit its tag.
 
-use crate::{CexStep, NondetValue};
+use crate::{CexStep, NondetValue, Unknown};
 use ir::{Block, Cfg, Edge, Label, Stmt, TransFormula};
 use refine::TraceCheck;
 use smt::subst::conjuncts;
@@ -85,15 +85,17 @@ pub fn source_counterexample<'c, K: Clone>(
     original: &dyn Fn(&K) -> &'c Cfg,
     check: &mut TraceChecker<K>,
     overapprox: Option<String>,
-) -> Result<Option<(BTreeMap<Term, Term>, Vec<CexStep>)>, String> {
+) -> Result<Option<(BTreeMap<Term, Term>, Vec<CexStep>)>, Unknown> {
     let path = basic_path(steps, check);
     let Some(reason) = overapprox else {
         return Ok(path.and_then(|p| steps_with_values(&p, original, check)));
     };
-    path.and_then(exact_path)
-        .and_then(|p| steps_with_values(&p, original, check))
-        .map(Some)
-        .ok_or_else(|| format!("feasible error trace uses an over-approximation: {reason}"))
+    let exact = path.and_then(exact_path);
+    let exact_known = exact.is_some();
+    exact.and_then(|p| steps_with_values(&p, original, check)).map(Some).ok_or_else(|| Unknown {
+        reason: format!("feasible error trace uses an over-approximation: {reason}"),
+        exact_semantics_may_decide: exact_known,
+    })
 }
 
 /// `path` with each over-approximating edge given its exact statement (`None` if one has none).

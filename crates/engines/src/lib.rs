@@ -38,10 +38,21 @@ pub struct Config {
     pub inline: bool,
     /// Per-query solver timeout.
     pub query_timeout: Duration,
+    /// Per-query timeout of re-checking a feasible error trace with the exact statements of
+    /// its over-approximations (short when a bit-precise run will decide otherwise: the exact
+    /// statements mix integers and bit-vectors, which can be slow to solve).
+    pub exact_recheck_timeout: Duration,
     /// The solver of trace checks and of Hoare-triple queries (one instance each).
     pub solver: SolverSpec,
     /// The command `craig-smtlib` asks for interpolants (an SMT-LIB process).
     pub interpolator: Vec<String>,
+}
+
+impl Config {
+    /// The solver time of one query of an exact re-check.
+    pub(crate) fn exact_recheck_ms(&self) -> u64 {
+        predicate_dfa::QueryBudget { per_query: self.exact_recheck_timeout, deadline: self.deadline }.next_ms()
+    }
 }
 
 impl Default for Config {
@@ -55,6 +66,7 @@ impl Default for Config {
             horn: true,
             inline: false,
             query_timeout: Duration::from_secs(10),
+            exact_recheck_timeout: Duration::from_secs(10),
             solver: SolverSpec::Z3,
             interpolator: smt::backend::split_command(smt::backend::DEFAULT_INTERPOLATOR),
         }
@@ -121,8 +133,26 @@ pub enum Verdict {
     Safe,
     /// An error location is reachable by a feasible path.
     Unsafe(Box<Counterexample>),
-    /// Neither could be established; the reason.
-    Unknown(String),
+    /// Neither could be established.
+    Unknown(Unknown),
+}
+
+impl Verdict {
+    /// UNKNOWN for `reason`.
+    pub fn unknown(reason: impl Into<String>) -> Verdict {
+        Verdict::Unknown(Unknown { reason: reason.into(), exact_semantics_may_decide: false })
+    }
+}
+
+/// Why a run ended without a verdict.
+#[derive(Clone, Debug)]
+pub struct Unknown {
+    pub reason: String,
+    /// The run ended at an error trace that is feasible only through over-approximations whose
+    /// exact statements are known (bitwise operators over mathematical integers), and that the
+    /// exact statements do not confirm: a translation that makes them exact (bit-vectors) can
+    /// still decide, where this one cannot refine.
+    pub exact_semantics_may_decide: bool,
 }
 
 /// Counters and timings of a run (the figures the seed paper reports).
@@ -284,7 +314,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         }) {
             Ok(Err(np)) => nested::verify_nested(entry, &np, config, &mut stats),
             Ok(Ok(cfg)) => verify_flat(entry, &cfg, config, &mut stats),
-            Err(e) => (Verdict::Unknown(format!("{entry}: {e}")), None),
+            Err(e) => (Verdict::unknown(format!("{entry}: {e}")), None),
         };
         match (entry_proof, proof.checked) {
             (Some(p), Some(ok)) => {
@@ -299,8 +329,8 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
                 stats.time_total_ms = start.elapsed().as_millis();
                 return Outcome { verdict: Verdict::Unsafe(c), stats, proof: None };
             }
-            Verdict::Unknown(r) => {
-                unknown.get_or_insert(r);
+            Verdict::Unknown(u) => {
+                unknown.get_or_insert(u);
             }
         }
     }

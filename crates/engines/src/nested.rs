@@ -11,7 +11,7 @@ use crate::annotation::{self, marks_of, Mark, Proof};
 use crate::automizer::{timed, Solvers};
 use crate::cex;
 use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
-use crate::{CexStep, Config, Counterexample, Stats, Verdict};
+use crate::{CexStep, Config, Counterexample, Stats, Unknown, Verdict};
 use automata::{
     nested_reachable_in_difference, nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, NestedReach, Nwa,
 };
@@ -154,7 +154,7 @@ fn source_steps(
     np: &NestedProgram,
     locals: &BTreeSet<Term>,
     solver: &mut dyn Solver,
-) -> Result<Option<(BTreeMap<Term, Term>, Vec<CexStep>)>, String> {
+) -> Result<Option<(BTreeMap<Term, Term>, Vec<CexStep>)>, Unknown> {
     let overapprox = word.iter().find_map(|&l| p.letters[l].edge.overapprox.clone());
     let steps: Vec<(Block, (Kind, usize))> = word
         .iter()
@@ -215,7 +215,7 @@ fn push_new(sequences: &mut Vec<Sequence>, preds: Vec<Term>, source_used: Source
 pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let p = match build(np, config) {
         Ok(p) => p,
-        Err(e) => return (Verdict::Unknown(format!("{entry}: {e}")), None),
+        Err(e) => return (Verdict::unknown(format!("{entry}: {e}")), None),
     };
     let formulas: Vec<TransFormula> = p.letters.iter().map(|l| l.formula.clone()).collect();
     let mut locals: BTreeSet<Term> = np.locals.clone();
@@ -234,7 +234,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
     let budget = QueryBudget { per_query: config.query_timeout, deadline: config.deadline };
     let Solvers { mut trace, hoare, .. } = match Solvers::create(&Config { source: Source::NewtonItSpLv, ..config.clone() }) {
         Ok(s) => s,
-        Err(e) => return (Verdict::Unknown(e), None),
+        Err(e) => return (Verdict::unknown(e), None),
     };
     let shared = Rc::new(RefCell::new(Shared {
         letters: formulas.clone(),
@@ -250,7 +250,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
     let deadline = config.deadline;
     let verdict = loop {
         if budget.expired() {
-            break Verdict::Unknown("timeout".into());
+            break Verdict::unknown("timeout");
         }
         solver.set_timeout_ms(budget.next_ms());
         stats.iterations += 1;
@@ -261,7 +261,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
             })
         });
         let (word, target) = match search {
-            Err(i) => break Verdict::Unknown(i.0),
+            Err(i) => break Verdict::unknown(i.0),
             Ok(NestedEmptiness::Empty) => break Verdict::Safe,
             Ok(NestedEmptiness::Word { letters, target }) => (letters, target),
         };
@@ -271,13 +271,16 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
         stats.trace_checks += 1;
         let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&steps, Some(&nesting), solver));
         match check {
-            TraceCheck::Unknown(r) => break Verdict::Unknown(format!("trace check: {r}")),
+            TraceCheck::Unknown(r) => break Verdict::unknown(format!("trace check: {r}")),
             TraceCheck::Feasible(model) => {
                 let Some(violation) = p.locs[target].error.clone() else {
-                    break Verdict::Unknown("error trace ends at a location without a violation".into());
+                    break Verdict::unknown("error trace ends at a location without a violation");
                 };
+                if word.iter().any(|&l| p.letters[l].edge.overapprox.is_some()) {
+                    solver.set_timeout_ms(config.exact_recheck_ms());
+                }
                 let (initial, steps, source_steps) = match source_steps(&p, &word, np, &locals, solver) {
-                    Err(reason) => break Verdict::Unknown(reason),
+                    Err(unconfirmed) => break Verdict::Unknown(unconfirmed),
                     Ok(Some((initial, steps))) => (initial, steps, true),
                     Ok(None) => (model.states.first().cloned().unwrap_or_default(), letter_steps(&p, &word, &model), false),
                 };
@@ -329,7 +332,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                     }
                 }
                 if dfas.len() == before {
-                    break Verdict::Unknown(match error {
+                    break Verdict::unknown(match error {
                         _ if budget.expired() => "timeout".into(),
                         Some(e) => format!("refinement failed: {e}"),
                         None => "refinement made no progress on a nested trace".into(),

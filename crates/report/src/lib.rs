@@ -27,8 +27,8 @@ pub fn render(outcome: &Outcome, with_stats: bool) -> String {
     match &outcome.verdict {
         Verdict::Safe => out.push_str(&outcome.proof.as_ref().map(render_proof).unwrap_or_default()),
         Verdict::Unsafe(c) => out.push_str(&render_counterexample(c)),
-        Verdict::Unknown(reason) => {
-            let _ = writeln!(out, "reason: {reason}");
+        Verdict::Unknown(u) => {
+            let _ = writeln!(out, "reason: {}", u.reason);
         }
     }
     if with_stats {
@@ -66,7 +66,7 @@ pub fn render_json(outcome: &Outcome) -> serde_json::Value {
             v["property"] = json!(c.violation.kind.property());
             v["counterexample"] = counterexample_json(c);
         }
-        Verdict::Unknown(reason) => v["reason"] = json!(reason),
+        Verdict::Unknown(u) => v["reason"] = json!(u.reason),
     }
     v
 }
