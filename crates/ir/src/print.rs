@@ -209,6 +209,11 @@ fn expr_prec(t: &Term) -> (String, u8) {
                 smt::bv::BvOp::ZeroExt(n) | smt::bv::BvOp::SignExt(n) => call(&format!("{}{n}", b.name()), t),
                 _ => call(b.name(), t),
             },
+            // floating-point operators as functions named after SMT-LIB (`to_fp11_53`)
+            Op::Fp(f) => {
+                let indices: Vec<String> = f.indices().iter().map(u32::to_string).collect();
+                call(&format!("{}{}", f.name(), indices.join("_")), t)
+            }
             Op::Bv2Nat => call("bv2nat", t),
             Op::BvAnd => call("bvand", t),
             Op::BvOr => call("bvor", t),

@@ -485,6 +485,7 @@ pub fn apply_op(op: &Op, args: &[Term], sort: &Sort) -> Term {
         Op::Select => select(&args[0], &args[1]),
         Op::Store => store(&args[0], &args[1], &args[2]),
         Op::Bv(op) => crate::bv::app(*op, args),
+        Op::Fp(op) => crate::fp::app(*op, args),
         _ => app(op.clone(), args.to_vec(), sort.clone()),
     }
 }

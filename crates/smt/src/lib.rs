@@ -4,6 +4,7 @@
 pub mod backend;
 pub mod build;
 pub mod bv;
+pub mod fp;
 pub mod print;
 pub mod sort;
 pub mod subst;

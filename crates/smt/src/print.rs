@@ -102,6 +102,21 @@ fn write_op(out: &mut impl Write, op: &Op, names: &dyn Names) -> fmt::Result {
                 _ => write!(out, "{}", b.name()),
             }
         }
+        Op::Fp(f) => {
+            let indices = f.indices();
+            if indices.is_empty() {
+                write!(out, "{}", f.name())?;
+            } else {
+                write!(out, "(_ {}", f.name())?;
+                indices.iter().try_for_each(|i| write!(out, " {i}"))?;
+                write!(out, ")")?;
+            }
+            // the rounding mode is the operator's first argument
+            return match f.rounding() {
+                Some(rm) => write!(out, " {rm}"),
+                None => Ok(()),
+            };
+        }
     };
     write!(out, "{s}")
 }

@@ -62,6 +62,8 @@ pub enum Op {
     BvXor,
     /// The other bit-vector operators (`bv` builds them).
     Bv(crate::bv::BvOp),
+    /// Floating-point operators (`fp` builds them).
+    Fp(crate::fp::FpOp),
     /// Application of an uninterpreted function.
     Apply(Arc<FuncDecl>),
 }
@@ -216,9 +218,18 @@ impl Term {
         }
     }
 
-    /// Whether this is a Bool/Int/Real/bit-vector literal.
+    /// Whether this is a Bool/Int/Real/bit-vector/floating-point literal.
     pub fn is_literal(&self) -> bool {
-        matches!(self.kind, Kind::Bool(_) | Kind::Int(_) | Kind::Real(_)) || self.as_bv().is_some()
+        matches!(self.kind, Kind::Bool(_) | Kind::Int(_) | Kind::Real(_)) || self.as_bv().is_some() || self.as_fp().is_some()
+    }
+
+    /// The IEEE pattern and the sort's exponent and significand widths if this is a
+    /// floating-point literal.
+    pub fn as_fp(&self) -> Option<(&BigInt, u32, u32)> {
+        match (&self.kind, &self.sort) {
+            (Kind::App(Op::Fp(crate::fp::FpOp::FromBits(..))), Sort::Float(e, s)) => Some((self.args[0].as_bv()?.0, *e, *s)),
+            _ => None,
+        }
     }
 
     /// The pattern (in `0..2^w`) and width `w` if this is a bit-vector literal.

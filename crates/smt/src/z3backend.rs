@@ -7,6 +7,7 @@
 
 use crate::build;
 use crate::bv::{self, BvOp};
+use crate::fp::{self, FpOp};
 use crate::solver::{Model, SatResult, Solver, SolverError};
 use crate::sort::Sort;
 use crate::term::{FuncDecl, Kind, Op, Quantifier, Term};
@@ -476,6 +477,7 @@ impl Z3Ctx {
                 ffi::SortKind::Real => Sort::Real,
                 ffi::SortKind::Bv => Sort::BitVec(ffi::Z3_get_bv_sort_size(c, s)),
                 ffi::SortKind::FloatingPoint => Sort::Float(ffi::Z3_fpa_get_ebits(c, s), ffi::Z3_fpa_get_sbits(c, s)),
+                ffi::SortKind::RoundingMode => Sort::Uninterpreted(Arc::from(ROUNDING_MODE)),
                 ffi::SortKind::Array => {
                     let d = self.check_ptr(ffi::Z3_get_array_sort_domain(c, s), "array domain")?;
                     let r = self.check_ptr(ffi::Z3_get_array_sort_range(c, s), "array range")?;
@@ -790,6 +792,10 @@ impl Z3Ctx {
                 let a = plain(self)?;
                 self.encode_bv(*b, &a)
             }
+            Op::Fp(f) => {
+                let a = plain(self)?;
+                self.encode_fp(*f, &a)
+            }
             Op::Int2Bv(n) => {
                 let a = plain(self)?;
                 let [x] = a.as_slice() else { return Err(unsupported("int2bv arity")) };
@@ -866,6 +872,52 @@ impl Z3Ctx {
                 self.mk_bin(f, a, what)
             }
         }
+    }
+
+    fn encode_fp(&mut self, op: FpOp, a: &[Owned<ffi::Z3_ast>]) -> Res<Owned<ffi::Z3_ast>> {
+        let what = op.name();
+        let c = self.c();
+        // SAFETY (all calls below): live context; arguments are live ASTs of this context.
+        // the rounding mode (unused by the operators without one)
+        let rm = match op.rounding() {
+            Some("RTZ") => self.ast(unsafe { ffi::Z3_mk_fpa_rtz(c) }, "RTZ")?,
+            _ => self.ast(unsafe { ffi::Z3_mk_fpa_rne(c) }, "RNE")?,
+        };
+        let rm = rm.p;
+        let sort = |s: &mut Self, e: u32, m: u32| s.sort(&Sort::Float(e, m));
+        let p = match (op, a) {
+            (FpOp::Neg, _) => return self.mk_un(ffi::Z3_mk_fpa_neg, a, what),
+            (FpOp::IsNaN, _) => return self.mk_un(ffi::Z3_mk_fpa_is_nan, a, what),
+            (FpOp::IsZero, _) => return self.mk_un(ffi::Z3_mk_fpa_is_zero, a, what),
+            (FpOp::Lt, _) => return self.mk_bin(ffi::Z3_mk_fpa_lt, a, what),
+            (FpOp::Leq, _) => return self.mk_bin(ffi::Z3_mk_fpa_leq, a, what),
+            (FpOp::Eq, _) => return self.mk_bin(ffi::Z3_mk_fpa_eq, a, what),
+            (FpOp::Add, [x, y]) => unsafe { ffi::Z3_mk_fpa_add(c, rm, x.p, y.p) },
+            (FpOp::Sub, [x, y]) => unsafe { ffi::Z3_mk_fpa_sub(c, rm, x.p, y.p) },
+            (FpOp::Mul, [x, y]) => unsafe { ffi::Z3_mk_fpa_mul(c, rm, x.p, y.p) },
+            (FpOp::Div, [x, y]) => unsafe { ffi::Z3_mk_fpa_div(c, rm, x.p, y.p) },
+            (FpOp::Trunc, [x]) => unsafe { ffi::Z3_mk_fpa_round_to_integral(c, rm, x.p) },
+            (FpOp::ToSigned(w), [x]) => unsafe { ffi::Z3_mk_fpa_to_sbv(c, rm, x.p, w) },
+            (FpOp::ToUnsigned(w), [x]) => unsafe { ffi::Z3_mk_fpa_to_ubv(c, rm, x.p, w) },
+            (FpOp::FromBits(e, m), [x]) => {
+                let s = sort(self, e, m)?;
+                unsafe { ffi::Z3_mk_fpa_to_fp_bv(c, x.p, s.p) }
+            }
+            (FpOp::FromSigned(e, m), [x]) => {
+                let s = sort(self, e, m)?;
+                unsafe { ffi::Z3_mk_fpa_to_fp_signed(c, rm, x.p, s.p) }
+            }
+            (FpOp::FromUnsigned(e, m), [x]) => {
+                let s = sort(self, e, m)?;
+                unsafe { ffi::Z3_mk_fpa_to_fp_unsigned(c, rm, x.p, s.p) }
+            }
+            (FpOp::FromFloat(e, m), [x]) => {
+                let s = sort(self, e, m)?;
+                unsafe { ffi::Z3_mk_fpa_to_fp_float(c, rm, x.p, s.p) }
+            }
+            _ => return Err(unsupported(format!("{what} with {} arguments", a.len()))),
+        };
+        self.ast(p, what)
     }
 
     // ---------------------------------------------------------------- Z3 -> Term
@@ -1083,6 +1135,16 @@ impl Back {
         // SAFETY: live AST.
         let sort = cx.sort_back(cx.check_ptr(unsafe { ffi::Z3_get_sort(c, a) }, "sort")?, 0)?;
         // SAFETY: `a` is a numeral.
+        match &sort {
+            Sort::Float(e, m) => return fp_numeral(cx, a, *e, *m),
+            Sort::Uninterpreted(n) if &**n == ROUNDING_MODE => {
+                // SAFETY: a rounding-mode numeral is an application.
+                let kind = unsafe { ffi::get_decl_kind(c, cx.check_ptr(ffi::Z3_get_app_decl(c, cx.check_ptr(ffi::Z3_to_app(c, a), "to_app")?), "decl")?) };
+                return decode_fp(cx, kind, None, &[]).ok_or_else(|| unsupported("rounding mode"));
+            }
+            _ => {}
+        }
+        // SAFETY: `a` is a numeral.
         let s = read_str(unsafe { ffi::Z3_get_numeral_string(c, a) })
             .ok_or_else(|| unsupported(format!("numeral {}", cx.ast_string(a))))?;
         match sort {
@@ -1180,6 +1242,15 @@ impl Back {
                 _ => return Err(bad(cx)),
             },
             (k, _) if (ffi::op::BV_FIRST..=ffi::op::BV_LAST).contains(&k) => decode_bv(cx, k, decl, &args).ok_or_else(|| bad(cx))?,
+            (k @ ffi::op::FPA_NUM..=ffi::op::FPA_MINUS_ZERO, []) => {
+                // SAFETY: live AST.
+                let sort = cx.sort_back(cx.check_ptr(unsafe { ffi::Z3_get_sort(c, a) }, "sort")?, 0)?;
+                match sort {
+                    Sort::Float(e, m) => fp_numeral(cx, a, e, m)?,
+                    _ => return Err(unsupported(format!("floating-point value of kind {k}"))),
+                }
+            }
+            (k, _) if (ffi::op::FPA_FIRST..=ffi::op::FPA_LAST).contains(&k) => decode_fp(cx, k, Some(decl), &args).ok_or_else(|| bad(cx))?,
             (ffi::op::SELECT, [x, y]) => build::select(x, y),
             (ffi::op::STORE, [x, y, z]) => build::store(x, y, z),
             (ffi::op::CONST_ARRAY, [v]) => {
@@ -1228,6 +1299,109 @@ impl Back {
             }
             Ok(arr)
         }
+    }
+}
+
+/// A floating-point value as the literal of its IEEE pattern (NaN: the quiet NaN with only the
+/// top significand bit set).
+fn fp_numeral(cx: &Z3Ctx, a: ffi::Z3_ast, e: u32, m: u32) -> Res<Term> {
+    use ffi::op::{FPA_MINUS_INF, FPA_MINUS_ZERO, FPA_NAN, FPA_PLUS_INF, FPA_PLUS_ZERO};
+    let c = cx.c();
+    let one = || BigInt::from(1);
+    let (sign, infinite) = (one() << (e + m - 1), ((one() << e) - 1) << (m - 1));
+    // SAFETY: `a` is a floating-point numeral of this context, an application.
+    let kind = unsafe { ffi::get_decl_kind(c, cx.check_ptr(ffi::Z3_get_app_decl(c, cx.check_ptr(ffi::Z3_to_app(c, a), "to_app")?), "decl")?) };
+    let special = match kind {
+        FPA_NAN => Some(&infinite | (one() << (m - 2))),
+        FPA_PLUS_INF => Some(infinite.clone()),
+        FPA_MINUS_INF => Some(&sign | &infinite),
+        FPA_PLUS_ZERO => Some(BigInt::from(0)),
+        FPA_MINUS_ZERO => Some(sign.clone()),
+        _ => None,
+    };
+    if let Some(bits) = special {
+        return Ok(fp::lit(&bits, e, m));
+    }
+    let part = |p: Option<ffi::Z3_ast>, what: &str| -> Res<BigInt> {
+        let p = cx.check_ptr(p, what)?;
+        // SAFETY: `p` is a bit-vector numeral Z3 just returned.
+        let s = read_str(unsafe { ffi::Z3_get_numeral_string(c, p) }).ok_or_else(|| unsupported(format!("{what} of a float")))?;
+        s.parse::<BigInt>().map_err(|_| unsupported(format!("{what} {s}")))
+    };
+    // SAFETY: `a` is a floating-point numeral other than NaN.
+    let (sign, exp, sig) = unsafe {
+        (
+            part(ffi::Z3_fpa_get_numeral_sign_bv(c, a), "sign")?,
+            part(ffi::Z3_fpa_get_numeral_exponent_bv(c, a, true), "exponent")?,
+            part(ffi::Z3_fpa_get_numeral_significand_bv(c, a), "significand")?,
+        )
+    };
+    Ok(fp::lit(&((sign << (e + m - 1)) | (exp << (m - 1)) | sig), e, m))
+}
+
+/// The sort of rounding modes, which terms have only as markers (see [`rounding_marker`]).
+const ROUNDING_MODE: &str = "RoundingMode";
+
+/// A rounding-mode constant, kept as a marker argument of the operator that takes it.
+fn rounding_marker(name: &str) -> Term {
+    Term::var(name, Sort::Uninterpreted(ROUNDING_MODE.into()))
+}
+
+/// A floating-point application of declaration kind `k` (libz3 4.8.12 numbering) with the
+/// rounding modes C uses; `None` for others.
+fn decode_fp(cx: &Z3Ctx, k: u32, decl: Option<ffi::Z3_func_decl>, args: &[Term]) -> Option<Term> {
+    use ffi::op::*;
+    // SAFETY: live declaration; its integer parameters are read only for indexed operators.
+    let param = |i: c_uint| decl.map_or(0, |d| unsafe { ffi::Z3_get_decl_int_parameter(cx.c(), d, i) } as u32);
+    let rounded = |rm: &str| match args {
+        [m, rest @ ..] if *m == rounding_marker(rm) => Some(rest),
+        _ => None,
+    };
+    let float_sort = |t: &Term| matches!(t.sort, Sort::Float(..));
+    let bin = |op: FpOp, xs: &[Term]| match xs {
+        [x, y] => Some(fp::bin(op, x, y)),
+        _ => None,
+    };
+    let un = |op: FpOp, xs: &[Term]| match xs {
+        [_] => Some(fp::app(op, xs)),
+        _ => None,
+    };
+    match k {
+        FPA_RM_NEAREST_TIES_TO_EVEN => Some(rounding_marker("RNE")),
+        FPA_RM_TOWARD_ZERO => Some(rounding_marker("RTZ")),
+        FPA_ADD => bin(FpOp::Add, rounded("RNE")?),
+        FPA_SUB => bin(FpOp::Sub, rounded("RNE")?),
+        FPA_MUL => bin(FpOp::Mul, rounded("RNE")?),
+        FPA_DIV => bin(FpOp::Div, rounded("RNE")?),
+        FPA_NEG => un(FpOp::Neg, args),
+        FPA_EQ => bin(FpOp::Eq, args),
+        FPA_LT => bin(FpOp::Lt, args),
+        FPA_LE => bin(FpOp::Leq, args),
+        FPA_GT => bin(FpOp::Lt, &[args.get(1)?.clone(), args.first()?.clone()]),
+        FPA_GE => bin(FpOp::Leq, &[args.get(1)?.clone(), args.first()?.clone()]),
+        FPA_IS_NAN => un(FpOp::IsNaN, args),
+        FPA_IS_ZERO => un(FpOp::IsZero, args),
+        FPA_ROUND_TO_INTEGRAL => un(FpOp::Trunc, rounded("RTZ")?),
+        FPA_TO_SBV => un(FpOp::ToSigned(param(0)), rounded("RTZ")?),
+        FPA_TO_UBV => un(FpOp::ToUnsigned(param(0)), rounded("RTZ")?),
+        FPA_TO_FP_UNSIGNED => un(FpOp::FromUnsigned(param(0), param(1)), rounded("RNE")?),
+        FPA_TO_FP => match args {
+            [x] if matches!(x.sort, Sort::BitVec(_)) => un(FpOp::FromBits(param(0), param(1)), args),
+            _ => {
+                let xs = rounded("RNE")?;
+                let op = if float_sort(xs.first()?) { FpOp::FromFloat(param(0), param(1)) } else { FpOp::FromSigned(param(0), param(1)) };
+                un(op, xs)
+            }
+        },
+        // `(fp sign exponent significand)`
+        FPA_FP => match args {
+            [s, e, m] => {
+                let bits = bv::bin(BvOp::Concat, &bv::bin(BvOp::Concat, s, e), m);
+                Some(fp::app(FpOp::FromBits(bv::width(e), bv::width(m) + 1), &[bits]))
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -1781,6 +1955,40 @@ mod tests {
         assert_eq!(s.check(), SatResult::Sat);
         // b = -6 = 0xfa: negative, -6 >> 1 = -3, high nibble 15, low bits 10
         assert_eq!(s.model(&[b.clone()]).unwrap().get(&b), Some(&lit(-6, 8)));
+    }
+
+    #[test]
+    fn floating_point_terms_round_trip_and_get_models() {
+        use crate::bv;
+        use crate::fp::{self, FpOp};
+        let (x, y) = (Term::var("x", Sort::Float(11, 53)), Term::var("y", Sort::Float(8, 24)));
+        let d = |v: f64| fp::from_f64(v, 11, 53).unwrap();
+        let i = Term::var("i", Sort::BitVec(32));
+        // x + 0.5 == 2.0, y = (float) x, i = (int) (x * 3.0) (truncated: 4)
+        let f = and(&[
+            fp::bin(FpOp::Eq, &fp::bin(FpOp::Add, &x, &d(0.5)), &d(2.0)),
+            eq(&y, &fp::app(FpOp::FromFloat(8, 24), &[x.clone()])),
+            eq(&i, &fp::app(FpOp::ToSigned(32), &[fp::bin(FpOp::Mul, &x, &d(3.0))])),
+            not(&fp::app(FpOp::IsNaN, &[fp::app(FpOp::Trunc, &[x.clone()])])),
+            fp::bin(FpOp::Lt, &fp::app(FpOp::FromSigned(11, 53), &[i.clone()]), &d(5.0)),
+        ]);
+        let back = round_trip(&f).unwrap();
+        assert_eq!(is_equiv(&f, &back, 2000), Some(true), "{f} vs {back}");
+        let mut s = Z3Solver::new();
+        s.assert(&f);
+        assert_eq!(s.check(), SatResult::Sat);
+        let m = s.model(&[x.clone(), y.clone(), i.clone()]).unwrap();
+        assert_eq!(m.get(&x).and_then(fp::to_f64), Some(1.5));
+        assert_eq!(m.get(&y).and_then(fp::to_f64), Some(1.5));
+        assert_eq!(m.get(&i), Some(&bv::lit(&BigInt::from(4), 32)));
+        // special values come back with their patterns (NaN as the quiet NaN)
+        for v in [f64::NAN, f64::INFINITY, -0.0, 5e-324, -1e300] {
+            let mut s = Z3Solver::new();
+            s.assert(&eq(&x, &d(v)));
+            assert_eq!(s.check(), SatResult::Sat);
+            let got = s.model(&[x.clone()]).unwrap().get(&x).and_then(fp::to_f64).unwrap();
+            assert!(got.to_bits() == v.to_bits() || (v.is_nan() && got.is_nan()), "{v} came back as {got}");
+        }
     }
 
     #[test]

@@ -100,6 +100,35 @@ pub mod op {
     pub const BSREM_I: u32 = 0x439;
     pub const BUREM_I: u32 = 0x43a;
     pub const BV_LAST: u32 = 0x43a;
+    // Floating-point kinds (`Z3_OP_FPA_*`), libz3 4.8.12's numbers.
+    pub const FPA_FIRST: u32 = 45056;
+    pub const FPA_RM_NEAREST_TIES_TO_EVEN: u32 = 45056;
+    pub const FPA_RM_TOWARD_ZERO: u32 = 45060;
+    pub const FPA_NUM: u32 = 45061;
+    pub const FPA_PLUS_INF: u32 = 45062;
+    pub const FPA_MINUS_INF: u32 = 45063;
+    pub const FPA_NAN: u32 = 45064;
+    pub const FPA_PLUS_ZERO: u32 = 45065;
+    pub const FPA_MINUS_ZERO: u32 = 45066;
+    pub const FPA_ADD: u32 = 45067;
+    pub const FPA_SUB: u32 = 45068;
+    pub const FPA_NEG: u32 = 45069;
+    pub const FPA_MUL: u32 = 45070;
+    pub const FPA_DIV: u32 = 45071;
+    pub const FPA_ROUND_TO_INTEGRAL: u32 = 45078;
+    pub const FPA_EQ: u32 = 45079;
+    pub const FPA_LT: u32 = 45080;
+    pub const FPA_GT: u32 = 45081;
+    pub const FPA_LE: u32 = 45082;
+    pub const FPA_GE: u32 = 45083;
+    pub const FPA_IS_NAN: u32 = 45084;
+    pub const FPA_IS_ZERO: u32 = 45086;
+    pub const FPA_FP: u32 = 45091;
+    pub const FPA_TO_FP: u32 = 45092;
+    pub const FPA_TO_FP_UNSIGNED: u32 = 45093;
+    pub const FPA_TO_UBV: u32 = 45094;
+    pub const FPA_TO_SBV: u32 = 45095;
+    pub const FPA_LAST: u32 = 45099;
     /// `Z3_OP_UNINTERPRETED` in libz3 4.8.12 (`DeclKind::Uninterpreted` is 49167, the Z3 5
     /// number). Only a fallback: the backend asks the library for the actual value.
     pub const UNINTERPRETED_4_8_12: u32 = 45101;
