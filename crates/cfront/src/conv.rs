@@ -34,11 +34,11 @@ impl Sem {
         Sem { dm, bitvector: false }
     }
 
-    /// The sort of a value of type `t`.
+    /// The sort of a value of type `t` (Int for what is not modelled: opaque floats).
     pub fn sort(self, t: &CType) -> Sort {
         match t.int_kind() {
             Some(k) if self.bitvector => Sort::BitVec(k.bits(self.dm)),
-            _ => Sort::Int,
+            _ => self.float_sort(t).unwrap_or(Sort::Int),
         }
     }
 
@@ -146,17 +146,21 @@ pub fn bool_to_int(phi: &Term) -> Term {
     Sem::integer(DataModel::LP64).bool_to_int(phi)
 }
 
-/// The zero of an integer value's sort (an SMT array of zeros for an array of integers).
+/// The zero of a value's sort (an SMT array of zeros for an array of integers; `+0.0`).
 pub fn zero_of(sort: &Sort) -> Term {
     match sort {
         Sort::BitVec(w) => bv::lit(&BigInt::zero(), *w),
+        Sort::Float(e, s) => crate::float::zero(*e, *s),
         Sort::Array(_, elem) => smt::build::const_array(sort, &zero_of(elem)),
         _ => int(0),
     }
 }
 
-/// The formula `t != 0` (C's truth of an integer value).
+/// The formula `t != 0` (C's truth of an integer or floating value).
 pub fn truth(t: &Term) -> Term {
+    if let Sort::Float(..) = t.sort {
+        return crate::float::truth(t);
+    }
     let value = |x: &Term| x.as_int().cloned().or_else(|| x.as_bv().map(|(v, _)| v.clone()));
     if t.op() == Some(&smt::Op::Ite) && value(&t.args[1]).is_some_and(|x| x.is_one()) && value(&t.args[2]).is_some_and(|x| x.is_zero()) {
         return t.args[0].clone();
@@ -622,6 +626,9 @@ pub enum CmpOp {
 /// The formula of a comparison of two values of the same (integer) type; `signed` tells how
 /// bit-vectors compare.
 pub fn compare(op: CmpOp, a: &Term, b: &Term, signed: bool) -> Term {
+    if let Sort::Float(..) = a.sort {
+        return crate::float::compare(op, a, b);
+    }
     if matches!(a.sort, Sort::BitVec(_)) {
         let (lt, le) = if signed { (BvOp::Slt, BvOp::Sle) } else { (BvOp::Ult, BvOp::Ule) };
         return match op {

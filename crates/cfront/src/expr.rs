@@ -16,7 +16,27 @@ use smt::Term;
 impl Fx<'_> {
     /// The value of `e` (its side effects are emitted).
     pub fn rvalue(&mut self, e: &Expr) -> Result<Val> {
-        self.eval(e, true)
+        let v = self.eval(e, true)?;
+        Ok(self.modelled(v, &e.ty, &e.pos))
+    }
+
+    /// `v`, or where floats of type `ty` are modelled but `v` is opaque (read from memory,
+    /// computed in `long double`, ...), an arbitrary value of `ty` marked as over-approximation.
+    fn modelled(&mut self, v: Val, ty: &CType, pos: &SourcePos) -> Val {
+        match v {
+            Val::Float(None) if self.tr.sem().float_sort(ty).is_some() => {
+                Val::Float(Some(self.nondet(ty, pos, Some("floating-point value not modelled".into()))))
+            }
+            v => v,
+        }
+    }
+
+    /// The floating-point terms of two operands, when both are modelled.
+    fn float_operands(&mut self, a: &Expr, b: &Expr) -> Result<Option<(Term, Term)>> {
+        Ok(match (self.eval(a, true)?, self.eval(b, true)?) {
+            (Val::Float(Some(x)), Val::Float(Some(y))) => Some((x, y)),
+            _ => None,
+        })
     }
 
     /// Evaluates `e` for its side effects only.
@@ -42,7 +62,12 @@ impl Fx<'_> {
         match self.rvalue(e)? {
             Val::Bool(phi) => Ok(phi),
             Val::Int(t) => Ok(truth(&t)),
-            Val::Float => Ok(self.nondet_bool(&e.pos, "floating-point value used as a condition")),
+            Val::Float(Some(x)) => Ok(truth(&x)),
+            Val::Float(None) => {
+                let c = self.nondet_bool(&e.pos, "floating-point value used as a condition");
+                self.mark_bit_precise_exact(&e.ty);
+                Ok(c)
+            }
             Val::Ptr(b, o) => Ok(not(&smt::build::and(&[smt::build::eq(&b, &int(0)), smt::build::eq(&o, &int(0))]))),
             Val::Void | Val::Agg(_) => Err(CError::syntax(&e.pos, "non-scalar value used as a condition")),
         }
@@ -154,6 +179,7 @@ impl Fx<'_> {
         match p {
             Place::Reg(Loc { shape: Shape::Int(t, _), index: None, .. }) => Some(Val::Int(t.clone())),
             Place::Reg(Loc { shape: Shape::Ptr(b, o), index: None, .. }) => Some(Val::Ptr(b.clone(), o.clone())),
+            Place::Reg(Loc { shape: Shape::Float(Some(t)), .. }) => Some(Val::Float(Some(t.clone()))),
             _ => None,
         }
     }
@@ -180,6 +206,7 @@ impl Fx<'_> {
                 Val::Ptr(b, keep(self, o))
             }
             Val::Agg(ts) => Val::Agg(ts.into_iter().map(|t| keep(self, t)).collect()),
+            Val::Float(Some(t)) => Val::Float(Some(keep(self, t))),
             v => v,
         }
     }
@@ -226,7 +253,7 @@ impl Fx<'_> {
                     Ok(Val::Int(v))
                 }
             },
-            Shape::Float => Ok(Val::Float),
+            Shape::Float(v) => Ok(Val::Float(v.clone())),
             Shape::Ptr(b, o) => Ok(match &loc.index {
                 None => Val::Ptr(b.clone(), o.clone()),
                 Some(f) => Val::Ptr(select(b, f), select(o, f)),
@@ -262,7 +289,12 @@ impl Fx<'_> {
     pub fn store(&mut self, mut loc: Loc, val: &Val, pos: &SourcePos) -> Result<()> {
         self.check_run(&mut loc, pos);
         let pairs: Vec<(Term, Term)> = match (&loc.shape, val) {
-            (Shape::Float, _) => return Ok(()),
+            (Shape::Float(None), _) => return Ok(()),
+            (Shape::Float(Some(t)), Val::Float(Some(x))) => vec![(t.clone(), x.clone())],
+            (Shape::Float(Some(t)), _) => {
+                self.emit(ir::Stmt::Havoc(vec![t.clone()]), pos, Some("floating-point value not modelled".into()));
+                return Ok(());
+            }
             (Shape::Int(t, _), v) => {
                 let Some(x) = v.int(self.tr.sem()) else {
                     return Err(CError::syntax(pos, "integer value required"));
@@ -316,7 +348,7 @@ impl Fx<'_> {
         let pos = &e.pos;
         match &e.kind {
             ExprKind::IntLit(v) => Ok(Val::Int(self.tr.sem().lit(v, &e.ty))),
-            ExprKind::FloatLit => Ok(Val::Float),
+            ExprKind::FloatLit(v) => Ok(Val::Float(self.tr.sem().float_lit(*v, &e.ty))),
             ExprKind::StrLit(_) => {
                 if needed {
                     Err(self.unsupported(pos, "string literal"))
@@ -355,7 +387,10 @@ impl Fx<'_> {
             ExprKind::Cast(x) => self.cast(x, &e.ty, pos, needed),
             ExprKind::Neg(x) => {
                 let v = self.eval(x, true)?;
-                let Some(a) = v.int(self.tr.sem()) else { return Ok(Val::Float) };
+                if let Val::Float(f) = v {
+                    return Ok(Val::Float(f.map(|f| smt::fp::app(smt::fp::FpOp::Neg, &[f]))));
+                }
+                let Some(a) = v.int(self.tr.sem()) else { return Err(CError::syntax(pos, "arithmetic value required")) };
                 let r = conv::negate(&a, &e.ty, self.tr.sem());
                 self.op_checks(&r, &e.ty, pos);
                 Ok(Val::Int(r.value.unwrap_or(a)))
@@ -370,9 +405,8 @@ impl Fx<'_> {
             }
             ExprKind::Arith(op, a, b) => {
                 if !e.ty.is_integer() {
-                    self.eval(a, true)?;
-                    self.eval(b, true)?;
-                    return Ok(Val::Float);
+                    let operands = self.float_operands(a, b)?;
+                    return Ok(Val::Float(operands.and_then(|(x, y)| crate::float::arith(*op, &x, &y))));
                 }
                 let x = self.int_value(a)?;
                 let y = self.int_value(b)?;
@@ -397,9 +431,14 @@ impl Fx<'_> {
             }
             ExprKind::Cmp(op, a, b) => {
                 if !a.ty.is_integer() {
-                    self.eval(a, true)?;
-                    self.eval(b, true)?;
-                    return Ok(Val::Bool(self.nondet_bool(pos, "floating-point comparison")));
+                    return Ok(Val::Bool(match self.float_operands(a, b)? {
+                        Some((x, y)) => crate::float::compare(*op, &x, &y),
+                        None => {
+                            let c = self.nondet_bool(pos, "floating-point comparison");
+                            self.mark_bit_precise_exact(&a.ty);
+                            c
+                        }
+                    }));
                 }
                 let x = self.int_value(a)?;
                 let y = self.int_value(b)?;
@@ -458,22 +497,24 @@ impl Fx<'_> {
                 self.cur = lb;
                 let vb = self.eval(b, needed)?;
                 let (eb, b_pure) = (self.cur, self.cur == lb && self.b.edge_count() == edges2);
-                // the value: integers, pointers and structs by their parts; floats are opaque
-                let kind = match (&va, needed) {
-                    (_, false) | (Val::Void, _) => None,
-                    (Val::Float, _) => Some(Val::Float),
-                    (v, true) => Some(v.clone()),
+                // the value: integers, pointers, structs and modelled floats by their parts
+                let kind = match (&va, &vb, needed) {
+                    (_, _, false) | (Val::Void, _, _) => None,
+                    (Val::Float(Some(_)), Val::Float(Some(_)), _) => Some(va.clone()),
+                    (Val::Float(_), _, _) => Some(Val::Float(None)),
+                    (v, _, true) => Some(v.clone()),
                 };
                 let rebuild = |like: &Val, parts: Vec<Term>| -> Val {
                     match like {
                         Val::Int(_) | Val::Bool(_) => Val::Int(parts[0].clone()),
+                        Val::Float(_) => Val::Float(Some(parts[0].clone())),
                         Val::Ptr(..) => Val::Ptr(parts[0].clone(), parts[1].clone()),
                         Val::Agg(_) => Val::Agg(parts),
                         v => v.clone(),
                     }
                 };
                 let (pa, pb) = (va.flatten(self.tr.sem()), vb.flatten(self.tr.sem()));
-                let has_parts = matches!(kind, Some(Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_)));
+                let has_parts = matches!(kind, Some(Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) | Val::Float(Some(_))));
                 if has_parts && pa.len() != pb.len() {
                     return Err(CError::syntax(pos, "branches of `?:` have different types"));
                 }
@@ -554,9 +595,29 @@ impl Fx<'_> {
                         _ => new,
                     });
                 }
+                if !op_ty.is_integer() {
+                    // computed in floating point, converted back to the object's type
+                    let keep_old = match (&old, *post && needed) {
+                        (Val::Float(Some(x)) | Val::Int(x), true) => {
+                            let t = self.temp_of(x.sort.clone());
+                            self.assign(&t, x, pos);
+                            Some(if matches!(old, Val::Int(_)) { Val::Int(t) } else { Val::Float(Some(t)) })
+                        }
+                        _ => None,
+                    };
+                    let a = self.convert_float(old, &lv.ty, op_ty, pos);
+                    let result = match (a, vb) {
+                        (Val::Float(Some(a)), Val::Float(Some(b))) => crate::float::arith(*op, &a, &b),
+                        _ => None,
+                    };
+                    let new = self.convert_float(Val::Float(result), op_ty, &lv.ty, pos);
+                    let new = self.modelled(new, &lv.ty, pos);
+                    let new = if needed && reg.is_none() { self.stabilize(new, pos) } else { new };
+                    self.store_place(place, &new, pos)?;
+                    return Ok(keep_old.or(reg).unwrap_or(new));
+                }
                 let Some(x) = old.int(sem) else {
-                    // a floating-point object: its value is opaque
-                    return Ok(Val::Float);
+                    return Err(CError::syntax(pos, "arithmetic value required"));
                 };
                 let scalar = match &reg {
                     Some(Val::Int(t)) => Some(t.clone()),
@@ -628,7 +689,7 @@ impl Fx<'_> {
         let overflow = self.checks(Property::NoOverflow);
         let signed = |t: &CType| t.int_kind().is_some_and(|k| k.is_signed());
         match &e.kind {
-            ExprKind::IntLit(_) | ExprKind::FloatLit => false,
+            ExprKind::IntLit(_) | ExprKind::FloatLit(_) => false,
             ExprKind::Var(v) => !matches!(self.tr.vars[*v].shape, Shape::Int(..)),
             ExprKind::Member(..) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::AddrOf(_) => true,
             ExprKind::PtrOffset(p, i, ..) => self.may_emit(p) || self.may_emit(i),
@@ -651,6 +712,33 @@ impl Fx<'_> {
         }
     }
 
+    /// A value of arithmetic type `from` converted to arithmetic type `to`, one of them
+    /// floating. Out of range of an integer type, the conversion is undefined: no behaviour
+    /// is modelled.
+    fn convert_float(&mut self, v: Val, from: &CType, to: &CType, pos: &SourcePos) -> Val {
+        let sem = self.tr.sem();
+        if let CType::Float(_) = to {
+            let Some(smt::Sort::Float(e, s)) = sem.float_sort(to) else { return Val::Float(None) };
+            return Val::Float(match v {
+                Val::Float(x) => x.map(|x| crate::float::to_float(&x, (e, s))),
+                v => v.int(sem).map(|i| crate::float::from_int(&i, from, (e, s))),
+            });
+        }
+        match v {
+            Val::Float(Some(x)) => {
+                let (value, defined) = crate::float::to_int(&x, to, sem);
+                self.assume(&defined, pos);
+                Val::Int(value)
+            }
+            Val::Float(None) => {
+                let v = self.nondet(to, pos, Some("conversion of a floating-point value to an integer".into()));
+                self.mark_bit_precise_exact(from);
+                Val::Int(v)
+            }
+            v => v,
+        }
+    }
+
     /// A conversion of `x` to `ty`.
     fn cast(&mut self, x: &Expr, ty: &CType, pos: &SourcePos, needed: bool) -> Result<Val> {
         if *ty == CType::Void {
@@ -662,14 +750,9 @@ impl Fx<'_> {
             let v = self.int_value(x)?;
             return Ok(Val::Int(conv::convert(&v, from, ty, self.tr.sem())));
         }
-        if from.is_arith() && matches!(ty, CType::Float(_)) {
-            self.eval(x, needed)?;
-            return Ok(Val::Float);
-        }
-        if matches!(from, CType::Float(_)) && ty.is_integer() {
-            self.eval(x, true)?;
-            let t = self.nondet(ty, pos, Some("conversion of a floating-point value to an integer".into()));
-            return Ok(Val::Int(t));
+        if (from.is_arith() && matches!(ty, CType::Float(_))) || (matches!(from, CType::Float(_)) && ty.is_integer()) {
+            let v = self.eval(x, true)?;
+            return Ok(self.convert_float(v, from, ty, pos));
         }
         if let ExprKind::Unsupported(what) = &x.kind {
             return Err(self.unsupported(&x.pos, what.clone()));
@@ -708,7 +791,9 @@ impl Fx<'_> {
                 let reason = format!("bitwise or shift operator `{}` over-approximated", op.symbol());
                 let (a, b, ty) = (a.clone(), b.clone(), ty.clone());
                 let exact = conv::exact_bitwise(op, &a, &b, &ty, dm);
-                self.approx(&ty.clone(), pos, reason, |t| conv::approx_constraint(op, &a, &b, t, &ty, dm), exact)
+                let r = self.approx(&ty.clone(), pos, reason, |t| conv::approx_constraint(op, &a, &b, t, &ty, dm), exact);
+                self.mark_bit_precise_exact(&ty);
+                r
             }
         }
     }

@@ -19,8 +19,9 @@ pub(crate) enum Val {
     Int(Term),
     /// A truth value (a formula); its C value is 1 or 0.
     Bool(Term),
-    /// A floating-point value (opaque: floats are not modelled).
-    Float,
+    /// A floating-point value: a term of a floating-point sort where floats are modelled
+    /// (`float` and `double` under bit-vector semantics), otherwise `None` (opaque).
+    Float(Option<Term>),
     /// No value (`void`).
     Void,
     /// A struct value: the values of its leaves (Int terms, whole SMT arrays, pointer parts).
@@ -58,7 +59,8 @@ impl Val {
         match self {
             Val::Int(t) => vec![t.clone()],
             Val::Bool(phi) => vec![s.bool_to_int(phi)],
-            Val::Float => vec![int(0)],
+            Val::Float(Some(t)) => vec![t.clone()],
+            Val::Float(None) => vec![int(0)],
             Val::Void => vec![],
             Val::Agg(ts) => ts.clone(),
             Val::Ptr(b, o) => vec![b.clone(), o.clone()],
@@ -260,6 +262,17 @@ impl<'t> Fx<'t> {
     pub fn nondet_bool(&mut self, pos: &SourcePos, reason: &str) -> Term {
         let t = self.nondet(&CType::Int(IntKind::Bool), pos, Some(reason.to_string()));
         conv::truth(&t)
+    }
+
+    /// Marks the last edge (an over-approximation of a value of type `ty` under integer
+    /// semantics) as exact under bit-vector semantics where that models `ty`: bitwise results
+    /// and `float`/`double` values.
+    pub fn mark_bit_precise_exact(&mut self, ty: &CType) {
+        let sem = self.tr.sem();
+        let bit_precise = Sem { bitvector: true, ..sem };
+        if !sem.bitvector && (ty.is_integer() || bit_precise.float_sort(ty).is_some()) {
+            self.b.mark_bit_precise_exact();
+        }
     }
 
     /// A nondeterministic value constrained by `constraint(r)`, marked as over-approximation;

@@ -214,7 +214,11 @@ impl Fx<'_> {
                         self.b.mark_nondet(ir::Nondet { function: name.to_string(), ctype: k.name().to_string() });
                         Ok(Val::Int(v))
                     }
-                    (_, CType::Float(_)) => Ok(Val::Float),
+                    (_, CType::Float(k)) => Ok(Val::Float(self.tr.sem().float_sort(ret_ty).map(|_| {
+                        let v = self.nondet(ret_ty, pos, None);
+                        self.b.mark_nondet(ir::Nondet { function: name.to_string(), ctype: k.name().to_string() });
+                        v
+                    }))),
                     (_, CType::Void) => Ok(Val::Void),
                     (_, t) => Err(CError::unsupported(pos, format!("`{name}` returning {}", crate::expr::type_name(t)))),
                 };
@@ -240,9 +244,10 @@ impl Fx<'_> {
         }
         match ret_ty {
             CType::Int(_) => Ok(Val::Int(self.nondet(ret_ty, pos, Some(reason)))),
+            CType::Float(_) if self.tr.sem().float_sort(ret_ty).is_some() => Ok(Val::Float(Some(self.nondet(ret_ty, pos, Some(reason))))),
             CType::Float(_) => {
                 self.emit(ir::Stmt::Assume(smt::build::tt()), pos, Some(reason));
-                Ok(Val::Float)
+                Ok(Val::Float(None))
             }
             CType::Void => {
                 self.emit(ir::Stmt::Assume(smt::build::tt()), pos, Some(reason));
@@ -349,7 +354,7 @@ impl Fx<'_> {
         Ok(match (&shape, ret_ty) {
             (_, CType::Void) => Val::Void,
             (Shape::Int(..), _) => Val::Int(rets[0].clone()),
-            (Shape::Float, _) => Val::Float,
+            (Shape::Float(v), _) => Val::Float(v.as_ref().map(|_| rets[0].clone())),
             (Shape::Struct(_), _) => Val::Agg(rets),
             (Shape::Ptr(..), _) => Val::Ptr(rets[0].clone(), rets[1].clone()),
             _ if !needed => Val::Void,

@@ -20,6 +20,7 @@ pub mod conv;
 mod decl;
 pub mod error;
 mod expr;
+pub mod float;
 mod func;
 mod init;
 mod memory;

@@ -17,6 +17,9 @@ use ir::{SourcePos, Stmt, ViolationKind};
 use smt::build::{add, and, bool_lit, eq, int, le, lt, or, select, store};
 use smt::{Sort, Term};
 
+/// Why a float read from memory is an over-approximation (memory holds no floats).
+const FLOAT_IN_MEMORY: &str = "floating-point value in memory not modelled";
+
 /// `#valid: base -> live`.
 pub(crate) fn valid() -> Term {
     Term::var("#valid", Sort::array(Sort::Int, Sort::Bool))
@@ -86,6 +89,9 @@ enum Cell {
     Int(CType),
     /// A pointer.
     Ptr,
+    /// A floating-point value of a modelled type: not stored (reads give an arbitrary value,
+    /// marked as over-approximation).
+    Float(CType),
 }
 
 fn cell_get(arr: &Term, b: &Term, o: &Term) -> Term {
@@ -161,7 +167,11 @@ impl Fx<'_> {
         match ty {
             CType::Int(_) => out.push((off, Cell::Int(ty.clone()))),
             CType::Pointer(_) => out.push((off, Cell::Ptr)),
-            CType::Float(_) => {}
+            CType::Float(_) => {
+                if self.tr.sem().float_sort(ty).is_some() {
+                    out.push((off, Cell::Float(ty.clone())));
+                }
+            }
             CType::Record(r) => {
                 let rec = self.tr.records.get(*r).cloned();
                 let Some(rec) = rec else { return Err(CError::unsupported(pos, "unknown struct")) };
@@ -198,7 +208,7 @@ impl Fx<'_> {
         if let CType::Float(_) = m.ty {
             let size = self.size_of(&m.ty, pos)?;
             self.check_access(m, size, pos);
-            return Ok(Val::Float);
+            return Ok(Val::Float(None));
         }
         if let CType::Array(..) = m.ty {
             return Err(CError::unsupported(pos, "array value"));
@@ -222,6 +232,7 @@ impl Fx<'_> {
                     vals.push(cell_get(&mem_base(), &m.b, &o));
                     vals.push(cell_get(&mem_off(), &m.b, &o));
                 }
+                Cell::Float(t) => vals.push(self.nondet(t, pos, Some(FLOAT_IN_MEMORY.into()))),
             }
         }
         self.assume(&and(&ranges), pos);
@@ -247,14 +258,22 @@ impl Fx<'_> {
             _ => return Err(CError::syntax(pos, "value of the wrong kind stored")),
         };
         // the integers of the value, as memory holds them
-        let int_types = cells.iter().flat_map(|(_, c)| match c {
-            Cell::Int(t) => vec![Some(t)],
-            Cell::Ptr => vec![None, None],
-        });
-        let vals: Vec<Term> =
-            vals.iter().zip(int_types).map(|(x, t)| t.map_or(x.clone(), |t| crate::conv::convert(x, t, &CType::MathInt, self.tr.sem()))).collect();
-        let expected: usize = cells.iter().map(|(_, c)| if matches!(c, Cell::Ptr) { 2 } else { 1 }).sum();
-        if vals.len() != expected || vals.iter().any(|x| x.sort != Sort::Int) {
+        // one value per integer and float cell, two per pointer, in cell order
+        let kinds: Vec<Option<&Cell>> = cells.iter().flat_map(|(_, c)| if matches!(c, Cell::Ptr) { vec![None, None] } else { vec![Some(c)] }).collect();
+        if vals.len() != kinds.len() {
+            return Err(CError::unsupported(pos, "copy of a struct with array members between memory and variables"));
+        }
+        // the integers of the value as memory holds them; floats are not stored
+        let vals: Vec<Term> = vals
+            .iter()
+            .zip(&kinds)
+            .filter(|(_, k)| !matches!(k, Some(Cell::Float(_))))
+            .map(|(x, k)| match k {
+                Some(Cell::Int(t)) => crate::conv::convert(x, t, &CType::MathInt, self.tr.sem()),
+                _ => x.clone(),
+            })
+            .collect();
+        if vals.iter().any(|x| x.sort != Sort::Int) {
             return Err(CError::unsupported(pos, "copy of a struct with array members between memory and variables"));
         }
         let (mut mi, mut mb, mut mo) = (mem_int(), mem_base(), mem_off());
@@ -274,6 +293,7 @@ impl Fx<'_> {
                     mb = cell_set(&mb, &m.b, &o, &b);
                     mo = cell_set(&mo, &m.b, &o, &off);
                 }
+                Cell::Float(_) => {}
             }
         }
         let pairs: Vec<(Term, Term)> =

@@ -2,8 +2,9 @@
 //! of sort Int (bit-vectors of their width under `--semantics bitvector`); structs are split into their members; arrays become SMT arrays indexed by the
 //! flattened element index (an array of structs becomes a struct of arrays); pointers are
 //! pairs of variables (base, offset). Objects whose address is taken live in memory (`memory`)
-//! and are represented by the variable holding their base address. Floating-point objects are
-//! not represented (their values are opaque). Unions and bit-fields are not supported: using an
+//! and are represented by the variable holding their base address. Floating-point scalars are
+//! variables of a floating-point sort under bit-vector semantics (`float`, `double`) and
+//! otherwise not represented (their values are opaque). Unions and bit-fields are not supported: using an
 //! object of such a type is reported as unsupported.
 
 use crate::translate::Tr;
@@ -17,8 +18,9 @@ pub(crate) enum Shape {
     /// An integer of the given type: a variable of sort Int, or (below an array) an SMT array
     /// `Int -> Int`.
     Int(Term, CType),
-    /// A floating-point value (opaque, not stored).
-    Float,
+    /// A floating-point value: a variable where floats are modelled (outside arrays),
+    /// otherwise `None` (opaque, not stored).
+    Float(Option<Term>),
     /// A pointer: its base and offset variables (SMT arrays below an array).
     Ptr(Term, Term),
     /// An object in memory (its address is taken): the variable holding its base address.
@@ -47,10 +49,10 @@ impl Shape {
                 out.push(b.clone());
                 out.push(o.clone());
             }
-            Shape::Mem(b) => out.push(b.clone()),
+            Shape::Mem(b) | Shape::Float(Some(b)) => out.push(b.clone()),
             Shape::Struct(fs) => fs.iter().for_each(|f| f.collect(out)),
             Shape::Array(_, e) => e.collect(out),
-            Shape::Float | Shape::Unsupported(_) => {}
+            Shape::Float(None) | Shape::Unsupported(_) => {}
         }
     }
 
@@ -81,7 +83,8 @@ impl Shape {
             Shape::Mem(b) => vec![(b.clone(), CType::Pointer(std::rc::Rc::new(CType::Void)))],
             Shape::Struct(fs) => fs.iter().flat_map(|f| f.typed_leaves()).collect(),
             Shape::Array(_, e) => e.typed_leaves(),
-            Shape::Float | Shape::Unsupported(_) => vec![],
+            Shape::Float(Some(t)) => crate::float::type_of(&t.sort).map(|ty| (t.clone(), ty)).into_iter().collect(),
+            Shape::Float(None) | Shape::Unsupported(_) => vec![],
         }
     }
 }
@@ -97,7 +100,8 @@ impl Tr {
                 let sort = if depth > 0 { Sort::array(Sort::Int, value) } else { value };
                 Shape::Int(Term::var(name, sort), ty.clone())
             }
-            CType::Float(_) => Shape::Float,
+            // floats below arrays stay opaque
+            CType::Float(_) => Shape::Float(self.sem().float_sort(ty).filter(|_| depth == 0).map(|s| Term::var(name, s))),
             CType::Array(elem, n) => {
                 let n = match (n, len) {
                     (Some(n), _) => int(*n as i64),

@@ -280,7 +280,7 @@ impl Fx<'_> {
                 Shape::Int(t, _) => Val::Int(t.clone()),
                 Shape::Ptr(x, y) => Val::Ptr(x.clone(), y.clone()),
                 Shape::Struct(_) => Val::Agg(reg.leaves()),
-                Shape::Float => Val::Float,
+                Shape::Float(v) => Val::Float(v.clone()),
                 _ => return Err(CError::unsupported(pos, "parameter of this type in memory")),
             };
             let m = crate::memory::MemLoc { b, o: int(0), ty, checked: false };
@@ -324,6 +324,7 @@ impl Fx<'_> {
             Shape::Struct(_) => shape.leaves(),
             Shape::Int(t, _) => vec![t.clone()],
             Shape::Ptr(b, o) => vec![b.clone(), o.clone()],
+            Shape::Float(Some(t)) => vec![t.clone()],
             _ => vec![Term::var(name, Sort::Int)],
         }
     }

@@ -42,8 +42,9 @@ pub enum Callee {
 pub enum ExprKind {
     /// An integer constant (in the range of the type).
     IntLit(BigInt),
-    /// A floating-point constant (floats are opaque).
-    FloatLit,
+    /// A floating-point constant: its value rounded to its type (`None`: not read, e.g.
+    /// hexadecimal or `long double`).
+    FloatLit(Option<f64>),
     /// A string literal (its bytes, without the terminating zero).
     StrLit(Vec<u8>),
     /// A variable (an lvalue).

@@ -350,13 +350,10 @@ impl Tr {
 
     /// The functions declared but not defined, with the C spelling of their return types.
     fn externs(&self) -> BTreeMap<String, String> {
-        use crate::types::FloatKind;
         let spelling = |t: &CType| match t {
             CType::Void => Some("void".to_string()),
             CType::Int(k) => Some(k.name().to_string()),
-            CType::Float(FloatKind::Float) => Some("float".into()),
-            CType::Float(FloatKind::Double) => Some("double".into()),
-            CType::Float(FloatKind::LongDouble) => Some("long double".into()),
+            CType::Float(k) => Some(k.name().to_string()),
             CType::Pointer(_) => Some("void *".into()),
             _ => None,
         };

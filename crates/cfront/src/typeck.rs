@@ -277,7 +277,8 @@ impl Tr {
                 if f.suffix.imaginary {
                     return Err(self.unsupported(span, "imaginary constant"));
                 }
-                Ok(Expr::new(ExprKind::FloatLit, CType::Float(k), pos))
+                let value = crate::float::parse_constant(&f.number, f.base == ast::FloatBase::Hexadecimal, k);
+                Ok(Expr::new(ExprKind::FloatLit(value), CType::Float(k), pos))
             }
             ast::Constant::Character(s) => {
                 let (prefix, body) = match s.find('\'') {

@@ -155,6 +155,17 @@ pub enum FloatKind {
     LongDouble,
 }
 
+impl FloatKind {
+    /// The C spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatKind::Float => "float",
+            FloatKind::Double => "double",
+            FloatKind::LongDouble => "long double",
+        }
+    }
+}
+
 /// A function type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FuncType {

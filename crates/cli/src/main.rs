@@ -198,7 +198,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     let mut switched = None;
     if let Verdict::Unknown(u) = &outcome.verdict {
         let auto = cli.semantics == Semantics::Auto && is_c(file);
-        if auto && u.exact_semantics_may_decide && Instant::now() < start + timeout {
+        if auto && u.bit_precise_may_decide && Instant::now() < start + timeout {
             tracing::info!("integer semantics: {}; verifying again with bit-vectors", u.reason);
             if let Loaded::Program(p) = load(cli, file, true)? {
                 switched = Some(u.reason.clone());

@@ -90,11 +90,10 @@ pub fn source_counterexample<'c, K: Clone>(
     let Some(reason) = overapprox else {
         return Ok(path.and_then(|p| steps_with_values(&p, original, check)));
     };
-    let exact = path.and_then(exact_path);
-    let exact_known = exact.is_some();
-    exact.and_then(|p| steps_with_values(&p, original, check)).map(Some).ok_or_else(|| Unknown {
+    let bit_precise_exact = path.as_ref().is_some_and(|p| p.iter().all(|(e, _)| e.overapprox.is_none() || e.bit_precise_exact));
+    path.and_then(exact_path).and_then(|p| steps_with_values(&p, original, check)).map(Some).ok_or_else(|| Unknown {
         reason: format!("feasible error trace uses an over-approximation: {reason}"),
-        exact_semantics_may_decide: exact_known,
+        bit_precise_may_decide: bit_precise_exact,
     })
 }
 

@@ -110,6 +110,31 @@ impl NondetValue {
         let unsigned = self.ctype.starts_with("unsigned") || self.ctype == "_Bool";
         Some(if unsigned { pattern.clone() } else { smt::bv::signed(pattern, width) })
     }
+
+    /// The value as a C constant of its type: a decimal integer or a floating constant (see
+    /// [`float_constant`]).
+    pub fn c_constant(&self) -> Option<String> {
+        self.integer().map(|v| v.to_string()).or_else(|| float_constant(&self.value))
+    }
+
+    /// The value as an ACSL constant: [`Self::c_constant`] but for NaN and the infinities,
+    /// which ACSL cannot compare with `==`.
+    pub fn acsl_constant(&self) -> Option<String> {
+        let finite = smt::fp::to_f64(&self.value).is_none_or(f64::is_finite);
+        self.c_constant().filter(|_| finite)
+    }
+}
+
+/// A `float` or `double` literal as a C constant that denotes it exactly (the shortest decimal
+/// that reads back as the value; `NAN`, `INFINITY`, `-INFINITY` as `<math.h>` names them).
+pub fn float_constant(t: &Term) -> Option<String> {
+    let x = smt::fp::to_f64(t)?;
+    Some(match x {
+        _ if x.is_nan() => "NAN".into(),
+        f64::INFINITY => "INFINITY".into(),
+        f64::NEG_INFINITY => "-INFINITY".into(),
+        _ => format!("{x:?}"),
+    })
 }
 
 /// A feasible error path.
@@ -140,7 +165,7 @@ pub enum Verdict {
 impl Verdict {
     /// UNKNOWN for `reason`.
     pub fn unknown(reason: impl Into<String>) -> Verdict {
-        Verdict::Unknown(Unknown { reason: reason.into(), exact_semantics_may_decide: false })
+        Verdict::Unknown(Unknown { reason: reason.into(), bit_precise_may_decide: false })
     }
 }
 
@@ -148,11 +173,11 @@ impl Verdict {
 #[derive(Clone, Debug)]
 pub struct Unknown {
     pub reason: String,
-    /// The run ended at an error trace that is feasible only through over-approximations whose
-    /// exact statements are known (bitwise operators over mathematical integers), and that the
-    /// exact statements do not confirm: a translation that makes them exact (bit-vectors) can
-    /// still decide, where this one cannot refine.
-    pub exact_semantics_may_decide: bool,
+    /// The run ended at a feasible error trace that no exact statement confirms, and every
+    /// over-approximation on it is one the front end's bit-precise translation models exactly
+    /// (`Edge::bit_precise_exact`: bitwise operators, `float` and `double` under integer
+    /// semantics): that translation can still decide, where this one cannot refine.
+    pub bit_precise_may_decide: bool,
 }
 
 /// Counters and timings of a run (the figures the seed paper reports).

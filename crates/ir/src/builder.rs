@@ -20,6 +20,7 @@ struct BEdge {
     pos: Option<SourcePos>,
     overapprox: Option<String>,
     exact: Option<Stmt>,
+    bit_precise_exact: bool,
     nondet: Option<Nondet>,
 }
 
@@ -75,13 +76,21 @@ impl Builder {
 
     /// Adds an edge.
     pub fn edge(&mut self, src: usize, dst: usize, label: Label, pos: Option<SourcePos>, overapprox: Option<String>) {
-        self.edges.push(BEdge { src, dst, label, pos, overapprox, exact: None, nondet: None });
+        self.edges.push(BEdge { src, dst, label, pos, overapprox, exact: None, bit_precise_exact: false, nondet: None });
     }
 
     /// Marks the last edge added as the havoc of an input function's result.
     pub fn mark_nondet(&mut self, nondet: Nondet) {
         if let Some(e) = self.edges.last_mut() {
             e.nondet = Some(nondet);
+        }
+    }
+
+    /// Marks the last edge added (an over-approximation) as modelled exactly by the front
+    /// end's bit-precise translation.
+    pub fn mark_bit_precise_exact(&mut self) {
+        if let Some(e) = self.edges.last_mut() {
+            e.bit_precise_exact = true;
         }
     }
 
@@ -206,6 +215,7 @@ impl Builder {
                     let mut edge = crate::Edge::new(s, d, e.label, e.pos, e.overapprox);
                     edge.nondet = e.nondet;
                     edge.exact = e.exact;
+                    edge.bit_precise_exact = e.bit_precise_exact;
                     cfg.add_edge(edge);
                 }
             }

@@ -133,6 +133,10 @@ pub struct Edge {
     /// operators as bit-vector operations): the exact statement, for re-checking a feasible
     /// error trace before it is reported.
     pub exact: Option<Stmt>,
+    /// For an over-approximating edge: whether the front end's bit-precise translation of the
+    /// program models the statement exactly (bitwise operators, `float` and `double` values
+    /// under integer semantics).
+    pub bit_precise_exact: bool,
     /// Set when the statement havocs the result of an input function (`__VERIFIER_nondet_int()`).
     pub nondet: Option<Nondet>,
     /// For an edge that large-block encoding composed: the original edges it is made of
@@ -143,7 +147,7 @@ pub struct Edge {
 impl Edge {
     /// An original edge without attributes.
     pub fn new(src: LocId, dst: LocId, label: Label, pos: Option<SourcePos>, overapprox: Option<String>) -> Edge {
-        Edge { src, dst, label, pos, overapprox, exact: None, nondet: None, block: None }
+        Edge { src, dst, label, pos, overapprox, exact: None, bit_precise_exact: false, nondet: None, block: None }
     }
 
     /// The edge's statement (`assume true` for a call, which only an engine's input lacks).

@@ -132,6 +132,7 @@ impl<'a> Inliner<'a> {
                         pos: e.pos.clone(),
                         overapprox: e.overapprox.clone(),
                         exact: e.exact.as_ref().map(|x| subst_stmt(x, rename)),
+                        bit_precise_exact: e.bit_precise_exact,
                         nondet: e.nondet.clone(),
                         block: None,
                     });

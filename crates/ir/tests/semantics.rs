@@ -126,6 +126,7 @@ fn recursive_calls_become_marked_contracts() {
         pos: None,
         overapprox: None,
         exact: None,
+        bit_precise_exact: false,
         nondet: None,
         block: None,
     });
@@ -140,6 +141,7 @@ fn recursive_calls_become_marked_contracts() {
         pos: None,
         overapprox: None,
         exact: None,
+        bit_precise_exact: false,
         nondet: None,
         block: None,
     });

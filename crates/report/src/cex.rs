@@ -15,12 +15,12 @@ pub fn is_internal(v: &Term) -> bool {
 }
 
 fn value(t: &Term) -> String {
-    ir::print::term_to_boogie(t)
+    engines::float_constant(t).unwrap_or_else(|| ir::print::term_to_boogie(t))
 }
 
-/// An input's value as a C integer of its type where it is one.
+/// An input's value as a C constant of its type where it is one.
 fn input_value(n: &engines::NondetValue) -> String {
-    n.integer().map_or_else(|| value(&n.value), |v| v.to_string())
+    n.c_constant().unwrap_or_else(|| value(&n.value))
 }
 
 /// The statement of a step as the reader wrote it.

@@ -82,8 +82,8 @@ pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
         if let Some(b) = step.branch {
             data.push(("control", if b { "condition-true" } else { "condition-false" }.into()));
         }
-        if let Some(v) = step.nondet.as_ref() {
-            data.push(("assumption", format!("\\result == {};", ir::print::term_to_boogie(&v.value))));
+        if let Some((v, c)) = step.nondet.as_ref().and_then(|v| Some((v, v.acsl_constant()?))) {
+            data.push(("assumption", format!("\\result == {c};")));
             data.push(("assumption.resultfunction", v.function.clone()));
         }
         if data.len() == 1 {

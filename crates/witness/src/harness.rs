@@ -13,9 +13,9 @@ fn is_input(name: &str) -> bool {
     name.starts_with("__VERIFIER_nondet_") || name.starts_with("__lamp_any_")
 }
 
-/// A C integer literal for `v` (as `long long` or `unsigned long long`).
+/// A C constant for `v`: an integer as `long long` or `unsigned long long`, a float exactly.
 fn literal(v: &engines::NondetValue) -> String {
-    let Some(n) = v.integer() else { return "0".into() };
+    let Some(n) = v.integer() else { return v.c_constant().unwrap_or_else(|| "0".into()) };
     let s = n.to_string();
     if s == "-9223372036854775808" {
         "(-9223372036854775807LL - 1)".into()
@@ -32,7 +32,7 @@ pub fn harness(c: &Counterexample, externs: &BTreeMap<String, String>, program: 
     let mut out = String::new();
     let _ = writeln!(out, "// Test harness written by Tracery for {program}: replays the counterexample.");
     let _ = writeln!(out, "// Build and run: gcc harness.c program.c && ./a.out   (exit status 1: the error is reached)");
-    let _ = writeln!(out, "#include <stdio.h>\n#include <stdlib.h>\n");
+    let _ = writeln!(out, "#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n");
     let _ = writeln!(out, "static unsigned long tracery_input = 0; // inputs read so far\n");
     // the i-th value of the path, per function
     let mut calls: BTreeMap<&str, Vec<(usize, String)>> = BTreeMap::new();

@@ -50,7 +50,7 @@ fn waypoint(step: &CexStep, task: &Task) -> Option<Value> {
     let function = step.function.as_deref().unwrap_or("main");
     if let Some(n) = &step.nondet {
         let col = source_line(&pos.file, pos.line).and_then(|l| call_end_column(&l, pos.col, &n.function))?;
-        let value = n.integer()?.to_string();
+        let value = n.acsl_constant()?;
         return Some(json!({
             "type": "function_return",
             "action": "follow",
