@@ -37,9 +37,9 @@ struct Cli {
     /// C integers as `integer` (mathematical integers: unsigned arithmetic and conversions
     /// wrap exactly, bitwise operators are exact where cheap and otherwise over-approximated,
     /// floats are opaque), `bitvector` (bit-vectors of each type's width: every integer
-    /// operator exact), or `auto`: integers, then bit-vectors with the time left when the
-    /// integer run ends UNKNOWN at an error path that only its bitwise over-approximations make
-    /// feasible.
+    /// operator exact; float and double as IEEE floating point), or `auto`: integers, then
+    /// bit-vectors with the time left when the integer run ends UNKNOWN at an error path that
+    /// only over-approximations bit-vectors remove make feasible.
     #[arg(long, value_name = "SEMANTICS", default_value = "auto")]
     semantics: Semantics,
 
