@@ -270,7 +270,8 @@ impl<'t> Fx<'t> {
     pub fn mark_bit_precise_exact(&mut self, ty: &CType) {
         let sem = self.tr.sem();
         let bit_precise = Sem { bitvector: true, ..sem };
-        if !sem.bitvector && (ty.is_integer() || bit_precise.float_sort(ty).is_some()) {
+        // (ACSL's mathematical `integer` stays unbounded under bit-vectors)
+        if !sem.bitvector && (ty.int_kind().is_some() || bit_precise.float_sort(ty).is_some()) {
             self.b.mark_bit_precise_exact();
         }
     }

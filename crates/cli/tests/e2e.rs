@@ -189,6 +189,24 @@ fn bitvector_semantics_proves_what_integers_over_approximate() {
     assert!(!inputs.is_empty() && !inputs.contains("bv"), "inputs are shown as C integers: {}", r.stdout);
 }
 
+/// Floats: integers leave the comparisons of these tasks over-approximated (UNKNOWN); the
+/// default verifies again with IEEE floats and proves them.
+#[test]
+fn ieee_floats_prove_what_integers_leave_opaque() {
+    let Some(bench) = bench() else { return };
+    let dir = bench.join("ultimate/programs/toy/tooDifficultLoopInvariant/HierarchicalTraceAbstraction");
+    for task in ["BasiliqueDuSacreCoeur.c", "RunningAtTheSaine.c"] {
+        let file = dir.join(task);
+        assert_eq!(expected(&file), Some(true), "{task} is labelled safe");
+        let r = tracery(&["--timeout", "60", "--semantics", "integer"], &file);
+        assert_eq!(first_line(&r.stdout), "UNKNOWN", "{task}: {}", r.stdout);
+        assert!(r.stdout.contains("floating-point comparison"), "{task}: {}", r.stdout);
+        let r = tracery(&["--timeout", "60"], &file);
+        assert_eq!(first_line(&r.stdout), "TRUE", "{task}: {}", r.stdout);
+        assert!(r.stdout.contains("invariant check: passed") && r.stdout.contains("semantics: bitvector"), "{task}: {}", r.stdout);
+    }
+}
+
 #[test]
 fn counterexample_names_the_violated_line() {
     let r = tracery(&[], &own("count-up-bug.bpl"));

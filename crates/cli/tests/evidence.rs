@@ -74,6 +74,17 @@ fn harness_replays_a_bug_through_recursion() {
     assert_harness_replays("lecture-mccarthy91-bug.c");
 }
 
+#[test]
+fn harness_replays_a_float_bug() {
+    // Integers leave floats opaque; the default semantics verifies again with IEEE floats,
+    // whose inputs print as exact C constants (NaN as `NAN`).
+    let text = tracery(&[], &own("float-nan-bug.c"));
+    assert!(text.starts_with("FALSE(unreach-call)\n") && text.contains("float-nan-bug.c:8:"), "{text}");
+    assert!(text.contains("__VERIFIER_nondet_double() returns NAN (double)"), "{text}");
+    assert!(text.contains("semantics: bitvector (with integers: "), "{text}");
+    assert_harness_replays("float-nan-bug.c");
+}
+
 // The structure SV-COMP witness format 2.0 requires (written from the format's specification:
 // the JSON schema of sosy-lab/sv-witnesses is not available offline).
 
