@@ -97,7 +97,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
         stats.trace_checks += 1;
         let check = timed(&mut stats.time_trace_check_ms, || check_trace(&trace, solver));
         match check {
-            TraceCheck::Unknown(r) => break Verdict::unknown(format!("trace check: {r}")),
+            TraceCheck::Unknown(r) => break Verdict::unknown(budget.give_up(format!("trace check: {r}"))),
             TraceCheck::Feasible(model) => {
                 let Some(violation) = cfg.locs[target].error.clone() else {
                     break Verdict::unknown("error trace ends at a location without a violation");
@@ -131,7 +131,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
                 stats.time_sequence_ms += started.elapsed().as_millis();
                 let sequences = match sequences {
                     Ok(s) => s,
-                    Err(e) => break Verdict::unknown(format!("refinement failed: {e}")),
+                    Err(e) => break Verdict::unknown(budget.give_up(format!("refinement failed: {e}"))),
                 };
                 let before = dfas.len();
                 for seq in sequences {
@@ -142,11 +142,9 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
                     }
                 }
                 if dfas.len() == before {
-                    break Verdict::unknown(if budget.expired() {
-                        "timeout"
-                    } else {
-                        "refinement made no progress: the solver could not show that the new assertions reject the trace"
-                    });
+                    break Verdict::unknown(budget.give_up(
+                        "refinement made no progress: the solver could not show that the new assertions reject the trace",
+                    ));
                 }
             }
         }

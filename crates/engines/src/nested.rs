@@ -271,7 +271,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
         stats.trace_checks += 1;
         let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&steps, Some(&nesting), solver));
         match check {
-            TraceCheck::Unknown(r) => break Verdict::unknown(format!("trace check: {r}")),
+            TraceCheck::Unknown(r) => break Verdict::unknown(budget.give_up(format!("trace check: {r}"))),
             TraceCheck::Feasible(model) => {
                 let Some(violation) = p.locs[target].error.clone() else {
                     break Verdict::unknown("error trace ends at a location without a violation");
@@ -332,11 +332,10 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
                     }
                 }
                 if dfas.len() == before {
-                    break Verdict::unknown(match error {
-                        _ if budget.expired() => "timeout".into(),
+                    break Verdict::unknown(budget.give_up(match error {
                         Some(e) => format!("refinement failed: {e}"),
                         None => "refinement made no progress on a nested trace".into(),
-                    });
+                    }));
                 }
             }
         }

@@ -43,6 +43,16 @@ impl QueryBudget {
     pub fn expired(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
+
+    /// Why a run gives up: `timeout` once the deadline has passed (a solver cut off by it
+    /// answers "canceled"), otherwise `reason`.
+    pub fn give_up(&self, reason: impl Into<String>) -> String {
+        if self.expired() {
+            "timeout".into()
+        } else {
+            reason.into()
+        }
+    }
 }
 
 /// A lazily determinized interpolant automaton.
