@@ -1,11 +1,17 @@
 //! ACSL annotations in comments. `cpp` drops comments, so before preprocessing every ACSL
 //! comment (`//@ …` or `/*@ … */`) of the main file is replaced, in place and with the same
 //! number of lines, by C text: `//@ assert e;` becomes `__tracery_acsl_assert(e');` where `e'` is
-//! `e` with ACSL's logical connectives rewritten into C. Every other kind of annotation (contracts,
-//! loop invariants, ghost code) is reported as unsupported: ignoring it could hide a violation.
+//! `e` with ACSL's logical connectives rewritten into C; `loop invariant e;` becomes
+//! `__tracery_acsl_loop_invariant(e');`, which the translation checks at the head of the loop
+//! that follows; ghost code (`ghost int g = 0;`, `ghost g++;`) becomes the C code it is. Every
+//! other kind of annotation (contracts, loop variants and frames, ghost code with ACSL-only
+//! types or built-ins) is reported as unsupported: ignoring it could hide a violation.
 
 /// The name of the intrinsic an ACSL `assert` becomes.
 pub const ACSL_ASSERT: &str = "__tracery_acsl_assert";
+
+/// The name of the intrinsic an ACSL `loop invariant` becomes.
+pub const ACSL_LOOP_INVARIANT: &str = "__tracery_acsl_loop_invariant";
 
 /// An ACSL annotation that cannot be translated, with its 1-based line and column.
 #[derive(Debug, Clone)]
@@ -82,20 +88,44 @@ pub fn rewrite(src: &str) -> Result<String, AcslError> {
 /// The C text for one annotation body (the text after `//@` or between `/*@` and `*/`).
 fn annotation(body: &str, line: u32, col: u32) -> Result<String, AcslError> {
     let err = |m: String| AcslError { line, col, message: m };
+    if let Some(code) = keyword(body.trim_start(), "ghost") {
+        return ghost(code).map_err(err);
+    }
     let mut out = String::new();
     for part in split_top(body, ';') {
         let p = part.trim();
         if p.is_empty() {
             continue;
         }
-        let Some(e) = p.strip_prefix("assert").filter(|r| r.starts_with(|c: char| c.is_whitespace() || c == '(')) else {
-            let kw: String = p.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ' ').collect();
-            return Err(err(format!("ACSL annotation `{}`", kw.trim())));
+        let (intrinsic, e) = match (keyword(p, "assert"), keyword(p, "loop").and_then(|r| keyword(r.trim_start(), "invariant"))) {
+            (Some(e), _) => (ACSL_ASSERT, e),
+            (_, Some(e)) => (ACSL_LOOP_INVARIANT, e),
+            _ => {
+                let kw: String = p.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ' ').collect();
+                return Err(err(format!("ACSL annotation `{}`", kw.trim())));
+            }
         };
         let c = expr(e).map_err(err)?;
-        out.push_str(&format!("{ACSL_ASSERT}({c});"));
+        out.push_str(&format!("{intrinsic}({c});"));
     }
     Ok(out)
+}
+
+/// The text after the keyword `kw` at the start of `s` (followed by a space or `(`).
+fn keyword<'s>(s: &'s str, kw: &str) -> Option<&'s str> {
+    s.strip_prefix(kw).filter(|r| r.starts_with(|c: char| c.is_whitespace() || c == '('))
+}
+
+/// Ghost code as the C code it is; code that needs ACSL's own types or built-ins is not C.
+fn ghost(code: &str) -> Result<String, String> {
+    let words = code.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+    if let Some(w) = words.into_iter().find(|w| ["integer", "real", "boolean"].contains(w)) {
+        return Err(format!("ACSL ghost code with the logic type `{w}`"));
+    }
+    if code.contains('\\') {
+        return Err("ACSL ghost code with ACSL built-ins".into());
+    }
+    Ok(code.trim().to_string())
 }
 
 /// Splits at occurrences of `sep` outside of brackets.
@@ -236,6 +266,17 @@ mod tests {
         assert_eq!(r.lines().count(), src.lines().count());
         assert!(r.contains("__tracery_acsl_assert( x == 0);"));
         assert!(r.contains("(!(  1  ) || ( x >= 0))"));
+    }
+
+    #[test]
+    fn ghost_code_is_c_and_loop_invariants_are_intrinsics() {
+        let src = "//@ ghost int g = 0;\n/*@ loop invariant x >= 0 ==> g >= 0;\n  @ loop invariant \\true; */\n";
+        let r = rewrite(src).unwrap();
+        assert_eq!(r.lines().count(), src.lines().count());
+        assert!(r.starts_with("int g = 0;\n"), "{r}");
+        assert!(r.contains("__tracery_acsl_loop_invariant((!( x >= 0 ) || ( g >= 0)));__tracery_acsl_loop_invariant(  1 );"), "{r}");
+        assert!(rewrite("//@ ghost integer i = 0;").unwrap_err().message.contains("integer"));
+        assert!(rewrite("//@ loop variant n;").unwrap_err().message.contains("loop variant"));
     }
 
     #[test]

@@ -111,6 +111,8 @@ pub(crate) struct Fx<'t> {
     pub frames: Vec<(usize, Vec<Term>)>,
     /// Locations of the `case`/`default` labels of enclosing switches (by node address).
     pub cases: HashMap<usize, usize>,
+    /// ACSL loop invariants read for the loop that follows (checked at its head).
+    pub loop_invariants: Vec<(crate::tast::Expr, SourcePos)>,
 }
 
 impl<'t> Fx<'t> {
@@ -136,6 +138,7 @@ impl<'t> Fx<'t> {
             label_paths: HashMap::new(),
             frames: Vec::new(),
             cases: HashMap::new(),
+            loop_invariants: Vec::new(),
         }
     }
 

@@ -3,7 +3,7 @@
 //! calls of defined functions (`Call` edges, inlined later by `ir::prepare`) and calls of
 //! undefined functions (a nondeterministic result, marked as an over-approximation).
 
-use crate::acsl::ACSL_ASSERT;
+use crate::acsl::{ACSL_ASSERT, ACSL_LOOP_INVARIANT};
 use crate::error::{CError, Result};
 use crate::func::{Fx, Val};
 use crate::tast::{Expr, ExprKind};
@@ -87,6 +87,13 @@ impl Fx<'_> {
             ACSL_ASSERT => {
                 let c = self.one_cond(name, args, pos)?;
                 self.assertion(&c, ViolationKind::Assert, pos);
+                return Ok(Val::Void);
+            }
+            ACSL_LOOP_INVARIANT => {
+                let [a] = args else {
+                    return Err(CError::syntax(pos, format!("`{name}` expects one argument")));
+                };
+                self.loop_invariants.push((a.clone(), pos.clone()));
                 return Ok(Val::Void);
             }
             "reach_error" | "__VERIFIER_error" => {
@@ -293,7 +300,7 @@ impl Fx<'_> {
 
     /// An assertion: checked if `unreach-call` is instrumented, otherwise a failing assertion
     /// ends the execution.
-    fn assertion(&mut self, c: &Term, kind: ViolationKind, pos: &SourcePos) {
+    pub fn assertion(&mut self, c: &Term, kind: ViolationKind, pos: &SourcePos) {
         if self.checks(Property::UnreachCall) {
             self.check(c, kind, pos);
         } else {

@@ -46,6 +46,13 @@ fn param_keys(f: &Node<ast::FunctionDefinition>) -> Vec<usize> {
     find(&f.node.declarator.node).unwrap_or_default()
 }
 
+/// Whether a statement is an ACSL loop invariant (see `acsl`).
+fn is_loop_invariant(s: &Node<ast::Statement>) -> bool {
+    let ast::Statement::Expression(Some(e)) = &s.node else { return false };
+    let ast::Expression::Call(c) = &e.node else { return false };
+    matches!(&c.node.callee.node, ast::Expression::Identifier(id) if id.node.name == crate::acsl::ACSL_LOOP_INVARIANT)
+}
+
 /// The scope id of the function's parameters.
 const FUNCTION_SCOPE: usize = usize::MAX;
 
@@ -293,6 +300,7 @@ impl Fx<'_> {
         let mut path = vec![FUNCTION_SCOPE];
         self.collect_labels(&f.node.statement, &mut path);
         self.stmt(&f.node.statement)?;
+        self.no_pending_loop_invariant()?;
         self.release_frames(0, pos);
         self.frames.clear();
         let ret = self.ret_loc;
@@ -464,6 +472,9 @@ impl Fx<'_> {
     pub fn stmt(&mut self, s: &Node<ast::Statement>) -> Result<()> {
         use ast::Statement as S;
         let pos = self.tr.pos(s.span);
+        if !matches!(s.node, S::While(_) | S::DoWhile(_) | S::For(_)) && !is_loop_invariant(s) {
+            self.no_pending_loop_invariant()?;
+        }
         match &s.node {
             S::Labeled(l) => {
                 let target = match &l.node.label.node {
@@ -507,6 +518,7 @@ impl Fx<'_> {
                 let (head, body, after) = (self.loc(&pos), self.loc(&pos), self.loc(&pos));
                 self.b.jump(self.cur, head, Some(pos.clone()));
                 self.cur = head;
+                self.check_loop_invariants()?;
                 let c = self.typed(&w.node.expression)?;
                 self.branch_cond(&c, body, after, &pos)?;
                 self.cur = body;
@@ -519,6 +531,7 @@ impl Fx<'_> {
                 let (body, test, after) = (self.loc(&pos), self.loc(&pos), self.loc(&pos));
                 self.b.jump(self.cur, body, Some(pos.clone()));
                 self.cur = body;
+                self.check_loop_invariants()?;
                 self.loop_body(&w.node.statement, after, test)?;
                 self.b.jump(self.cur, test, None);
                 self.cur = test;
@@ -665,6 +678,7 @@ impl Fx<'_> {
         let (head, body, step, after) = (self.loc(pos), self.loc(pos), self.loc(pos), self.loc(pos));
         self.b.jump(self.cur, head, Some(pos.clone()));
         self.cur = head;
+        self.check_loop_invariants()?;
         match &fs.node.condition {
             Some(c) => {
                 let te = self.typed(c)?;
@@ -683,6 +697,24 @@ impl Fx<'_> {
         self.b.jump(self.cur, head, None);
         self.cur = after;
         Ok(())
+    }
+
+    /// Asserts the pending ACSL loop invariants at the current location, a loop's head: they
+    /// must hold whenever the loop is entered and after every iteration.
+    fn check_loop_invariants(&mut self) -> Result<()> {
+        for (e, pos) in std::mem::take(&mut self.loop_invariants) {
+            let c = self.cond(&e)?;
+            self.assertion(&c, ir::ViolationKind::LoopInvariant, &pos);
+        }
+        Ok(())
+    }
+
+    /// An error if ACSL loop invariants wait for a loop that did not come.
+    pub fn no_pending_loop_invariant(&self) -> Result<()> {
+        match self.loop_invariants.first() {
+            Some((_, pos)) => Err(CError::unsupported(pos, "ACSL loop invariant not followed by a loop")),
+            None => Ok(()),
+        }
     }
 
     fn switch(&mut self, sw: &Node<ast::SwitchStatement>, pos: &SourcePos) -> Result<()> {

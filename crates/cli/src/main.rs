@@ -344,7 +344,7 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
             let bytes = std::fs::read(file).with_context(|| format!("cannot read {name}"))?;
             Ok(match boogie::parse_program(&name, &bytes) {
                 Ok(p) => Loaded::Program(p),
-                Err(e) if e.kind == boogie::ErrorKind::Unsupported => Loaded::Unsupported(format!("unsupported: {e}")),
+                Err(e) if e.kind == boogie::ErrorKind::Unsupported => Loaded::Unsupported(unsupported(&e.message, &e.pos)),
                 Err(e) => Loaded::Rejected(e.to_string()),
             })
         }
@@ -358,7 +358,7 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
             };
             Ok(match cfront::translate_file(file, &opts) {
                 Ok(p) => Loaded::Program(p),
-                Err(e) if e.kind == cfront::ErrorKind::Unsupported => Loaded::Unsupported(format!("unsupported: {e}")),
+                Err(e) if e.kind == cfront::ErrorKind::Unsupported => Loaded::Unsupported(unsupported(&e.message, &e.pos)),
                 Err(e) => Loaded::Rejected(e.to_string()),
             })
         }
@@ -366,6 +366,11 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
             "unsupported input `{name}`: Tracery reads C (.c, .i) and Boogie (.bpl) programs"
         ))),
     }
+}
+
+/// The reason of an UNKNOWN for a construct the front end does not support.
+fn unsupported(construct: &str, pos: &ir::SourcePos) -> String {
+    format!("unsupported: {construct} at {pos}")
 }
 
 /// The `--property` values that fit a Boogie program: its assertions are `unreach-call`.

@@ -1,0 +1,15 @@
+// expect: TRUE bitvector=TRUE
+// ACSL loop invariants hold at the head of their loop; ghost code runs as C.
+int main(void) {
+  int i = 0, s = 0;
+  //@ ghost int steps = 0;
+  /*@ loop invariant 0 <= i && i <= 10;
+    @ loop invariant s == 2 * i; */
+  while (i < 10) {
+    i++;
+    s += 2;
+    //@ ghost steps++;
+  }
+  //@ assert s == 20 && steps == 10;
+  return 0;
+}
