@@ -3,8 +3,11 @@
 //! number of lines, by C text: `//@ assert e;` becomes `__tracery_acsl_assert(e');` where `e'` is
 //! `e` with ACSL's logical connectives rewritten into C; `loop invariant e;` becomes
 //! `__tracery_acsl_loop_invariant(e');`, which the translation checks at the head of the loop
-//! that follows; ghost code (`ghost int g = 0;`, `ghost g++;`) becomes the C code it is. Every
-//! other kind of annotation (contracts, loop variants and frames, ghost code with ACSL-only
+//! that follows; ghost code (`ghost int g = 0;`, `ghost g++;`) becomes the C code it is; a
+//! function contract before a definition becomes statements at the start of its body
+//! (`__tracery_acsl_requires(p);`, `__tracery_acsl_ensures(q);` with `\result` an identifier
+//! and each `\old(e)` a local initialized with `e` there). Every other kind of annotation
+//! (contracts of declarations, `assigns`, loop variants and frames, ghost code with ACSL-only
 //! types or built-ins) is reported as unsupported: ignoring it could hide a violation.
 
 /// The name of the intrinsic an ACSL `assert` becomes.
@@ -12,6 +15,15 @@ pub const ACSL_ASSERT: &str = "__tracery_acsl_assert";
 
 /// The name of the intrinsic an ACSL `loop invariant` becomes.
 pub const ACSL_LOOP_INVARIANT: &str = "__tracery_acsl_loop_invariant";
+
+/// The name of the intrinsic a function contract's `requires` becomes.
+pub const ACSL_REQUIRES: &str = "__tracery_acsl_requires";
+
+/// The name of the intrinsic a function contract's `ensures` becomes.
+pub const ACSL_ENSURES: &str = "__tracery_acsl_ensures";
+
+/// The identifier ACSL's `\result` becomes in an `ensures`.
+pub const ACSL_RESULT: &str = "__tracery_acsl_result";
 
 /// An ACSL annotation that cannot be translated, with its 1-based line and column.
 #[derive(Debug, Clone)]
@@ -27,9 +39,9 @@ pub struct AcslError {
 /// Replaces the ACSL comments of `src` by C text (see the module documentation).
 pub fn rewrite(src: &str) -> Result<String, AcslError> {
     let b = src.as_bytes();
-    let mut out = String::with_capacity(src.len());
+    // (start, end, text): the bytes start..end of `src` become text
+    let mut edits: Vec<(usize, usize, String)> = vec![];
     let mut i = 0;
-    let mut last = 0;
     let (mut line, mut line_start) = (1u32, 0usize);
     while i < b.len() {
         match b[i] {
@@ -43,10 +55,7 @@ pub fn rewrite(src: &str) -> Result<String, AcslError> {
                 let end = src[i..].find('\n').map_or(b.len(), |k| i + k);
                 if b.get(i + 2) == Some(&b'@') {
                     let col = (i - line_start + 1) as u32;
-                    let text = annotation(&src[i + 3..end], line, col)?;
-                    out.push_str(&src[last..i]);
-                    out.push_str(&text);
-                    last = end;
+                    edits.extend(annotation(src, &src[i + 3..end], (i, end), line, col)?);
                 }
                 i = end;
             }
@@ -64,11 +73,11 @@ pub fn rewrite(src: &str) -> Result<String, AcslError> {
                         })
                         .collect::<Vec<_>>()
                         .join(" ");
-                    let text = annotation(&body, line, col)?;
-                    out.push_str(&src[last..i]);
-                    out.push_str(&text);
-                    out.push_str(&"\n".repeat(newlines));
-                    last = end;
+                    let mut parts = annotation(src, &body, (i, end), line, col)?;
+                    if let Some(first) = parts.first_mut() {
+                        first.2.push_str(&"\n".repeat(newlines));
+                    }
+                    edits.extend(parts);
                 }
                 for (k, c) in src[i..end].char_indices() {
                     if c == '\n' {
@@ -81,34 +90,123 @@ pub fn rewrite(src: &str) -> Result<String, AcslError> {
             _ => i += 1,
         }
     }
+    edits.sort_by_key(|e| (e.0, e.1));
+    let mut out = String::with_capacity(src.len());
+    let mut last = 0;
+    for (start, end, text) in edits {
+        out.push_str(&src[last.min(start)..start]);
+        out.push_str(&text);
+        last = last.max(end);
+    }
     out.push_str(&src[last.min(src.len())..]);
     Ok(out)
 }
 
-/// The C text for one annotation body (the text after `//@` or between `/*@` and `*/`).
-fn annotation(body: &str, line: u32, col: u32) -> Result<String, AcslError> {
+/// The edits for one annotation body (the text after `//@` or between `/*@` and `*/`) of the
+/// comment at `span` of `src`: the comment becomes the C text of its clauses; a function
+/// contract instead becomes statements at the start of the body of the function it precedes.
+fn annotation(src: &str, body: &str, span: (usize, usize), line: u32, col: u32) -> Result<Vec<(usize, usize, String)>, AcslError> {
     let err = |m: String| AcslError { line, col, message: m };
     if let Some(code) = keyword(body.trim_start(), "ghost") {
-        return ghost(code).map_err(err);
+        return Ok(vec![(span.0, span.1, ghost(code).map_err(err)?)]);
     }
     let mut out = String::new();
+    let mut contract = Contract::default();
     for part in split_top(body, ';') {
         let p = part.trim();
         if p.is_empty() {
             continue;
         }
-        let (intrinsic, e) = match (keyword(p, "assert"), keyword(p, "loop").and_then(|r| keyword(r.trim_start(), "invariant"))) {
-            (Some(e), _) => (ACSL_ASSERT, e),
-            (_, Some(e)) => (ACSL_LOOP_INVARIANT, e),
+        let invariant = keyword(p, "loop").and_then(|r| keyword(r.trim_start(), "invariant"));
+        let clause = [("requires", keyword(p, "requires")), ("ensures", keyword(p, "ensures"))].into_iter().find(|(_, e)| e.is_some());
+        match (keyword(p, "assert"), invariant, clause) {
+            (Some(e), _, _) => out.push_str(&format!("{ACSL_ASSERT}({});", expr(e, false).map_err(err)?)),
+            (_, Some(e), _) => out.push_str(&format!("{ACSL_LOOP_INVARIANT}({});", expr(e, false).map_err(err)?)),
+            (_, _, Some((kind, Some(e)))) => contract.clause(kind, e).map_err(err)?,
             _ => {
                 let kw: String = p.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ' ').collect();
                 return Err(err(format!("ACSL annotation `{}`", kw.trim())));
             }
-        };
-        let c = expr(e).map_err(err)?;
-        out.push_str(&format!("{intrinsic}({c});"));
+        }
     }
-    Ok(out)
+    if contract.text.is_empty() {
+        return Ok(vec![(span.0, span.1, out)]);
+    }
+    if !out.is_empty() {
+        return Err(err("ACSL contract mixed with other annotations".into()));
+    }
+    let Some(open) = function_body(src, span.1) else {
+        return Err(err("ACSL contract not followed by a function definition (contracts of declarations)".into()));
+    };
+    Ok(vec![(span.0, span.1, String::new()), (open + 1, open + 1, contract.text)])
+}
+
+/// The statements a function contract becomes at the start of the function's body.
+#[derive(Default)]
+struct Contract {
+    text: String,
+    olds: usize,
+}
+
+impl Contract {
+    /// Adds a `requires` or `ensures` clause: `\old(e)` in an `ensures` becomes a local that
+    /// keeps `e`'s value at the start of the body.
+    fn clause(&mut self, kind: &str, e: &str) -> Result<(), String> {
+        let mut e = e.to_string();
+        while let Some(k) = e.find("\\old(") {
+            let inner_start = k + "\\old(".len();
+            let close = matching_paren(&e, inner_start - 1).ok_or("unbalanced `\\old(`")?;
+            let inner = expr(&e[inner_start..close], false)?;
+            let name = format!("__tracery_acsl_old{}", self.olds);
+            self.olds += 1;
+            self.text.insert_str(0, &format!("__typeof__({inner}) {name} = ({inner});"));
+            e.replace_range(k..=close, &name);
+        }
+        let intrinsic = if kind == "requires" { ACSL_REQUIRES } else { ACSL_ENSURES };
+        self.text.push_str(&format!("{intrinsic}({});", expr(&e, kind == "ensures")?));
+        Ok(())
+    }
+}
+
+/// The position of the `)` that closes the `(` at `open`.
+fn matching_paren(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (k, c) in s[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The position of the `{` that opens the body of the function defined after `from`, if what
+/// follows is a function definition (not a declaration).
+fn function_body(src: &str, from: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let (mut depth, mut k, mut seen_params) = (0i32, from, false);
+    while k < b.len() {
+        match b[k] {
+            b'/' if b.get(k + 1) == Some(&b'/') => k = src[k..].find('\n').map_or(b.len(), |n| k + n),
+            b'/' if b.get(k + 1) == Some(&b'*') => k = src[k + 2..].find("*/").map_or(b.len(), |n| k + 2 + n + 1),
+            b'(' => {
+                depth += 1;
+                seen_params = true;
+            }
+            b')' => depth -= 1,
+            b'{' if depth == 0 => return seen_params.then_some(k),
+            b';' if depth == 0 => return None,
+            _ => {}
+        }
+        k += 1;
+    }
+    None
 }
 
 /// The text after the keyword `kw` at the start of `s` (followed by a space or `(`).
@@ -148,8 +246,9 @@ fn split_top(s: &str, sep: char) -> Vec<&str> {
     parts
 }
 
-/// Rewrites an ACSL term into C: `\true`, `\false`, `==>`, `<==>`.
-fn expr(s: &str) -> Result<String, String> {
+/// Rewrites an ACSL term into C: `\true`, `\false`, `==>`, `<==>`, and in an `ensures`
+/// (`in_ensures`) `\result`.
+fn expr(s: &str, in_ensures: bool) -> Result<String, String> {
     // logical constants and unsupported built-ins
     let mut t = String::new();
     let mut chars = s.char_indices().peekable();
@@ -167,6 +266,7 @@ fn expr(s: &str) -> Result<String, String> {
             match w.as_str() {
                 "true" => t.push_str(" 1 "),
                 "false" => t.push_str(" 0 "),
+                "result" if in_ensures => t.push_str(&format!(" {ACSL_RESULT} ")),
                 _ => return Err(format!("ACSL built-in `\\{w}`")),
             }
         } else {
@@ -280,10 +380,20 @@ mod tests {
     }
 
     #[test]
-    fn rejects_contracts() {
+    fn contracts_become_statements_at_the_start_of_the_body() {
+        let src = "int g;\n/*@ requires x > 0;\n  @ ensures \\result == \\old(g) + x; */\nint f(int x)\n{ g++; return g; }";
+        let r = rewrite(src).unwrap();
+        assert_eq!(r.lines().count(), src.lines().count());
+        assert!(r.contains("{__typeof__(g) __tracery_acsl_old0 = (g);__tracery_acsl_requires( x > 0);"), "{r}");
+        assert!(r.contains("__tracery_acsl_ensures(  __tracery_acsl_result  == __tracery_acsl_old0 + x); g++;"), "{r}");
+    }
+
+    #[test]
+    fn rejects_contracts_of_declarations() {
         let e = rewrite("int x;\n//@ requires x > 0;\nint f();").unwrap_err();
         assert_eq!((e.line, e.col), (2, 1));
-        assert!(e.message.contains("requires"));
+        assert!(e.message.contains("contract"));
+        assert!(rewrite("//@ assert \\result == 0;").is_err());
     }
 
     #[test]

@@ -113,6 +113,16 @@ pub(crate) struct Fx<'t> {
     pub cases: HashMap<usize, usize>,
     /// ACSL loop invariants read for the loop that follows (checked at its head).
     pub loop_invariants: Vec<(crate::tast::Expr, SourcePos)>,
+    /// ACSL `ensures` clauses of the function, checked where it returns.
+    pub ensures: Vec<(crate::tast::Expr, SourcePos)>,
+    /// The value ACSL's `\result` denotes there (the result variables).
+    pub result_val: Option<Val>,
+    /// The parameters' variables (ACSL's `ensures` reads them with their values on entry).
+    pub param_vars: Vec<Term>,
+    /// The parameters' variables with the copies of their values on entry.
+    pub param_entry: HashMap<Term, Term>,
+    /// Whether a parameter lives in memory (its address is taken).
+    pub params_in_memory: bool,
 }
 
 impl<'t> Fx<'t> {
@@ -139,6 +149,11 @@ impl<'t> Fx<'t> {
             frames: Vec::new(),
             cases: HashMap::new(),
             loop_invariants: Vec::new(),
+            ensures: Vec::new(),
+            result_val: None,
+            param_vars: Vec::new(),
+            param_entry: HashMap::new(),
+            params_in_memory: false,
         }
     }
 

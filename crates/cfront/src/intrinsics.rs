@@ -3,7 +3,7 @@
 //! calls of defined functions (`Call` edges, inlined later by `ir::prepare`) and calls of
 //! undefined functions (a nondeterministic result, marked as an over-approximation).
 
-use crate::acsl::{ACSL_ASSERT, ACSL_LOOP_INVARIANT};
+use crate::acsl::{ACSL_ASSERT, ACSL_ENSURES, ACSL_LOOP_INVARIANT, ACSL_REQUIRES, ACSL_RESULT};
 use crate::error::{CError, Result};
 use crate::func::{Fx, Val};
 use crate::tast::{Expr, ExprKind};
@@ -88,6 +88,33 @@ impl Fx<'_> {
                 let c = self.one_cond(name, args, pos)?;
                 self.assertion(&c, ViolationKind::Assert, pos);
                 return Ok(Val::Void);
+            }
+            ACSL_REQUIRES => {
+                // checked where the function is entered: from each call site (a precondition
+                // of the entry function is assumed)
+                let c = self.one_cond(name, args, pos)?;
+                if self.name == self.tr.opts.entry {
+                    self.assume(&c, pos);
+                } else {
+                    self.assertion(&c, ViolationKind::Requires, pos);
+                }
+                return Ok(Val::Void);
+            }
+            ACSL_ENSURES => {
+                let [a] = args else {
+                    return Err(CError::syntax(pos, format!("`{name}` expects one argument")));
+                };
+                if self.params_in_memory {
+                    return Err(CError::unsupported(pos, "ACSL ensures of a function with a parameter whose address is taken"));
+                }
+                if self.ensures.is_empty() {
+                    self.start_postconditions(pos);
+                }
+                self.ensures.push((a.clone(), pos.clone()));
+                return Ok(Val::Void);
+            }
+            ACSL_RESULT => {
+                return self.result_val.clone().ok_or_else(|| CError::unsupported(pos, "ACSL `\\result` of this type"));
             }
             ACSL_LOOP_INVARIANT => {
                 let [a] = args else {

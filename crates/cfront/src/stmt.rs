@@ -267,8 +267,18 @@ impl Fx<'_> {
         } else {
             let r = self.local_name("#res");
             let shape = self.tr.shape(&r, ret_ty, 0, None);
+            self.result_val = match &shape {
+                Shape::Int(t, _) => Some(Val::Int(t.clone())),
+                Shape::Ptr(b, o) => Some(Val::Ptr(b.clone(), o.clone())),
+                Shape::Float(Some(t)) => Some(Val::Float(Some(t.clone()))),
+                Shape::Struct(_) => Some(Val::Agg(shape.leaves())),
+                _ => None,
+            };
             Fx::passed(&shape, &r)
         };
+        self.tr.acsl_result = (*ret_ty != CType::Void).then(|| ret_ty.clone());
+        self.param_vars = ir_params.clone();
+        self.params_in_memory = !to_memory.is_empty();
         self.ret = rets.clone();
         self.ret_ty = ret_ty.clone();
         if is_entry {
@@ -305,10 +315,13 @@ impl Fx<'_> {
         self.frames.clear();
         let ret = self.ret_loc;
         self.b.jump(self.cur, ret, None);
+        self.cur = ret;
+        self.check_postconditions()?;
         if is_entry {
-            self.cur = ret;
             self.leak_checks(false, pos);
-            let exit = self.b.exit;
+        }
+        let exit = self.b.exit;
+        if self.cur != exit {
             self.b.jump(self.cur, exit, None);
         }
         let b = std::mem::replace(&mut self.b, ir::builder::Builder::new(None));
@@ -705,6 +718,30 @@ impl Fx<'_> {
         for (e, pos) in std::mem::take(&mut self.loop_invariants) {
             let c = self.cond(&e)?;
             self.assertion(&c, ir::ViolationKind::LoopInvariant, &pos);
+        }
+        Ok(())
+    }
+
+    /// Prepares the checks of ACSL `ensures` clauses: the parameters' values on entry are kept,
+    /// and returns go through a location of their own where the clauses are checked.
+    pub fn start_postconditions(&mut self, pos: &SourcePos) {
+        for p in self.param_vars.clone() {
+            let t = self.temp_of(p.sort.clone());
+            self.assign(&t, &p, pos);
+            self.param_entry.insert(p, t);
+        }
+        if self.ret_loc == self.b.exit {
+            self.ret_loc = self.loc(pos);
+        }
+    }
+
+    /// Asserts the ACSL `ensures` clauses at the current location (where the function
+    /// returns), the parameters read with their values on entry.
+    fn check_postconditions(&mut self) -> Result<()> {
+        for (e, pos) in std::mem::take(&mut self.ensures) {
+            let c = self.cond(&e)?;
+            let c = smt::subst::substitute(&c, &self.param_entry);
+            self.assertion(&c, ir::ViolationKind::Ensures, &pos);
         }
         Ok(())
     }

@@ -111,6 +111,8 @@ pub(crate) struct Tr {
     pub procedures: BTreeMap<String, Procedure>,
     /// Whether expressions are typed as ACSL terms (mathematical integers).
     pub acsl: bool,
+    /// The type of ACSL's `\result` in the function being translated (`None`: void).
+    pub acsl_result: Option<CType>,
     /// Globals whose address is taken (they live in memory).
     pub mem_globals: HashSet<VarId>,
     /// Declarations of locals and parameters whose address is taken.
@@ -160,6 +162,7 @@ impl Tr {
             global_names: HashSet::new(),
             procedures: BTreeMap::new(),
             acsl: false,
+            acsl_result: None,
             static_failures: Vec::new(),
             local_names: HashSet::new(),
             mem_globals: HashSet::new(),

@@ -225,6 +225,12 @@ impl Tr {
                     CType::Array(Rc::new(CType::Int(IntKind::Char)), Some(1)),
                     pos,
                 )),
+                crate::acsl::ACSL_RESULT => match &self.acsl_result {
+                    Some(ty) => Ok(Expr::new(ExprKind::Call(Callee::Named(name.to_string()), vec![]), ty.clone(), pos)),
+                    None => Err(self.unsupported(span, "ACSL `\\result` of a void function")),
+                },
+                // e.g. a global declared after the function whose contract names it
+                _ if self.acsl => Err(self.unsupported(span, format!("ACSL annotation naming `{name}`, undeclared there"))),
                 _ => Err(self.error(span, format!("undeclared identifier `{name}`"))),
             },
         }
@@ -712,7 +718,7 @@ impl Tr {
         };
         match name.as_str() {
             "__builtin_expect" if c.arguments.len() == 2 => return self.expr(&c.arguments[0]),
-            crate::acsl::ACSL_ASSERT | crate::acsl::ACSL_LOOP_INVARIANT => {
+            crate::acsl::ACSL_ASSERT | crate::acsl::ACSL_LOOP_INVARIANT | crate::acsl::ACSL_REQUIRES | crate::acsl::ACSL_ENSURES => {
                 let saved = self.acsl;
                 self.acsl = true;
                 let r = c.arguments.iter().map(|a| self.expr(a)).collect::<Result<Vec<_>>>();
