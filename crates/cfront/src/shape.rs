@@ -56,6 +56,18 @@ impl Shape {
         }
     }
 
+    /// The value the object's variables hold (scalars, pointers, modelled floats, structs).
+    pub fn value(&self) -> Option<crate::func::Val> {
+        use crate::func::Val;
+        match self {
+            Shape::Int(t, _) => Some(Val::Int(t.clone())),
+            Shape::Ptr(b, o) => Some(Val::Ptr(b.clone(), o.clone())),
+            Shape::Float(v) => Some(Val::Float(v.clone())),
+            Shape::Struct(_) => Some(Val::Agg(self.leaves())),
+            _ => None,
+        }
+    }
+
     /// The first reason the object cannot be represented, if any.
     pub fn unsupported(&self) -> Option<String> {
         match self {

@@ -267,13 +267,7 @@ impl Fx<'_> {
         } else {
             let r = self.local_name("#res");
             let shape = self.tr.shape(&r, ret_ty, 0, None);
-            self.result_val = match &shape {
-                Shape::Int(t, _) => Some(Val::Int(t.clone())),
-                Shape::Ptr(b, o) => Some(Val::Ptr(b.clone(), o.clone())),
-                Shape::Float(Some(t)) => Some(Val::Float(Some(t.clone()))),
-                Shape::Struct(_) => Some(Val::Agg(shape.leaves())),
-                _ => None,
-            };
+            self.result_val = shape.value().filter(|v| !matches!(v, Val::Float(None)));
             Fx::passed(&shape, &r)
         };
         self.tr.acsl_result = (*ret_ty != CType::Void).then(|| ret_ty.clone());
@@ -293,13 +287,7 @@ impl Fx<'_> {
             if let Some(f) = self.frames.last_mut() {
                 f.1.push(b.clone());
             }
-            let val = match &reg {
-                Shape::Int(t, _) => Val::Int(t.clone()),
-                Shape::Ptr(x, y) => Val::Ptr(x.clone(), y.clone()),
-                Shape::Struct(_) => Val::Agg(reg.leaves()),
-                Shape::Float(v) => Val::Float(v.clone()),
-                _ => return Err(CError::unsupported(pos, "parameter of this type in memory")),
-            };
+            let val = reg.value().ok_or_else(|| CError::unsupported(pos, "parameter of this type in memory"))?;
             let m = crate::memory::MemLoc { b, o: int(0), ty, checked: false };
             self.mem_store(&m, &val, pos)?;
         }
