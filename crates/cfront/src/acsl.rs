@@ -111,7 +111,7 @@ fn annotation(src: &str, body: &str, span: (usize, usize), line: u32, col: u32) 
         return Ok(vec![(span.0, span.1, ghost(code).map_err(err)?)]);
     }
     let mut out = String::new();
-    let mut contract = Contract::default();
+    let mut contract = Contract { id: span.0, ..Contract::default() };
     for part in split_top(body, ';') {
         let p = part.trim();
         if p.is_empty() {
@@ -129,7 +129,7 @@ fn annotation(src: &str, body: &str, span: (usize, usize), line: u32, col: u32) 
             }
         }
     }
-    if contract.text.is_empty() {
+    if contract.is_empty() {
         return Ok(vec![(span.0, span.1, out)]);
     }
     if !out.is_empty() {
@@ -138,32 +138,43 @@ fn annotation(src: &str, body: &str, span: (usize, usize), line: u32, col: u32) 
     let Some(open) = function_body(src, span.1) else {
         return Err(err("ACSL contract not followed by a function definition (contracts of declarations)".into()));
     };
-    Ok(vec![(span.0, span.1, String::new()), (open + 1, open + 1, contract.text)])
+    let text = contract.requires + &contract.olds + &contract.ensures;
+    Ok(vec![(span.0, span.1, String::new()), (open + 1, open + 1, text)])
 }
 
-/// The statements a function contract becomes at the start of the function's body.
+/// The statements a function contract becomes at the start of the function's body: the
+/// preconditions' checks, then the copies of the `\old` values (which the preconditions may
+/// guard), then the postconditions.
 #[derive(Default)]
 struct Contract {
-    text: String,
-    olds: usize,
+    /// Tells this contract's locals from another's (the offset of its comment).
+    id: usize,
+    requires: String,
+    olds: String,
+    ensures: String,
+    old_count: usize,
 }
 
 impl Contract {
-    /// Adds a `requires` or `ensures` clause: `\old(e)` in an `ensures` becomes a local that
-    /// keeps `e`'s value at the start of the body.
+    fn is_empty(&self) -> bool {
+        self.requires.is_empty() && self.ensures.is_empty()
+    }
+
+    /// Adds a `requires` or `ensures` clause: `\old(e)` becomes a local that keeps `e`'s
+    /// value at the start of the body.
     fn clause(&mut self, kind: &str, e: &str) -> Result<(), String> {
         let mut e = e.to_string();
         while let Some(k) = e.find("\\old(") {
             let inner_start = k + "\\old(".len();
             let close = matching_paren(&e, inner_start - 1).ok_or("unbalanced `\\old(`")?;
             let inner = expr(&e[inner_start..close], false)?;
-            let name = format!("__tracery_acsl_old{}", self.olds);
-            self.olds += 1;
-            self.text.insert_str(0, &format!("__typeof__({inner}) {name} = ({inner});"));
+            let name = format!("__tracery_acsl_old{}_{}", self.id, self.old_count);
+            self.old_count += 1;
+            self.olds.push_str(&format!("__typeof__({inner}) {name} = ({inner});"));
             e.replace_range(k..=close, &name);
         }
-        let intrinsic = if kind == "requires" { ACSL_REQUIRES } else { ACSL_ENSURES };
-        self.text.push_str(&format!("{intrinsic}({});", expr(&e, kind == "ensures")?));
+        let (intrinsic, out) = if kind == "requires" { (ACSL_REQUIRES, &mut self.requires) } else { (ACSL_ENSURES, &mut self.ensures) };
+        out.push_str(&format!("{intrinsic}({});", expr(&e, kind == "ensures")?));
         Ok(())
     }
 }
@@ -384,8 +395,8 @@ mod tests {
         let src = "int g;\n/*@ requires x > 0;\n  @ ensures \\result == \\old(g) + x; */\nint f(int x)\n{ g++; return g; }";
         let r = rewrite(src).unwrap();
         assert_eq!(r.lines().count(), src.lines().count());
-        assert!(r.contains("{__typeof__(g) __tracery_acsl_old0 = (g);__tracery_acsl_requires( x > 0);"), "{r}");
-        assert!(r.contains("__tracery_acsl_ensures(  __tracery_acsl_result  == __tracery_acsl_old0 + x); g++;"), "{r}");
+        assert!(r.contains("{__tracery_acsl_requires( x > 0);__typeof__(g) __tracery_acsl_old7_0 = (g);"), "{r}");
+        assert!(r.contains("__tracery_acsl_ensures(  __tracery_acsl_result  == __tracery_acsl_old7_0 + x); g++;"), "{r}");
     }
 
     #[test]
