@@ -6,9 +6,12 @@
 //! that follows; ghost code (`ghost int g = 0;`, `ghost g++;`) becomes the C code it is; a
 //! function contract before a definition becomes statements at the start of its body
 //! (`__tracery_acsl_requires(p);`, `__tracery_acsl_ensures(q);` with `\result` an identifier
-//! and each `\old(e)` a local initialized with `e` there). Every other kind of annotation
-//! (contracts of declarations, `assigns`, loop variants and frames, ghost code with ACSL-only
-//! types or built-ins) is reported as unsupported: ignoring it could hide a violation.
+//! and each `\old(e)` a local initialized with `e` there); a contract before a declaration goes
+//! to the function's definition (with the same parameter list), or without one replaces the
+//! declaration's `;` by the body the contract describes: the precondition checked, an arbitrary
+//! result (an over-approximation) that satisfies the postcondition. Every other kind of
+//! annotation (`assigns`, loop variants and frames, ghost code with ACSL-only types or
+//! built-ins) is reported as unsupported: ignoring it could hide a violation.
 
 /// The name of the intrinsic an ACSL `assert` becomes.
 pub const ACSL_ASSERT: &str = "__tracery_acsl_assert";
@@ -21,6 +24,14 @@ pub const ACSL_REQUIRES: &str = "__tracery_acsl_requires";
 
 /// The name of the intrinsic a function contract's `ensures` becomes.
 pub const ACSL_ENSURES: &str = "__tracery_acsl_ensures";
+
+/// The name of the intrinsic an `ensures` of a function known only by its declaration becomes
+/// (assumed where the function returns).
+pub const ACSL_ASSUMES: &str = "__tracery_acsl_assumes";
+
+/// The name of the intrinsic that gives a function known only by its declaration an arbitrary
+/// result (the body synthesized from its contract).
+pub const ACSL_CONTRACT_RESULT: &str = "__tracery_acsl_contract_result";
 
 /// The identifier ACSL's `\result` becomes in an `ensures`.
 pub const ACSL_RESULT: &str = "__tracery_acsl_result";
@@ -135,11 +146,98 @@ fn annotation(src: &str, body: &str, span: (usize, usize), line: u32, col: u32) 
     if !out.is_empty() {
         return Err(err("ACSL contract mixed with other annotations".into()));
     }
-    let Some(open) = function_body(src, span.1) else {
-        return Err(err("ACSL contract not followed by a function definition (contracts of declarations)".into()));
-    };
-    let text = contract.requires + &contract.olds + &contract.ensures;
-    Ok(vec![(span.0, span.1, String::new()), (open + 1, open + 1, text)])
+    let header = function_header(src, span.1).ok_or_else(|| err("ACSL contract not followed by a function".into()))?;
+    let blank = (span.0, span.1, String::new());
+    if header.definition {
+        let text = contract.requires + &contract.olds + &contract.ensures;
+        return Ok(vec![blank, (header.end + 1, header.end + 1, text)]);
+    }
+    // a declaration: the contract holds for the definition, or stands for the function
+    match find_definition(src, &header.name, header.end) {
+        Some(def) if def.params == header.params => {
+            let text = contract.requires + &contract.olds + &contract.ensures;
+            Ok(vec![blank, (def.end + 1, def.end + 1, text)])
+        }
+        Some(_) => Err(err(format!("ACSL contract on a declaration of `{}` whose parameters the definition writes differently", header.name))),
+        None => {
+            // the body the contract describes: the precondition checked, an arbitrary result
+            // that satisfies the postcondition
+            let assumed = contract.ensures.replace(&format!("{ACSL_ENSURES}("), &format!("{ACSL_ASSUMES}("));
+            let body = format!("{{{}{}{assumed}{ACSL_CONTRACT_RESULT}();}}", contract.requires, contract.olds);
+            Ok(vec![blank, (header.end, header.end + 1, body)])
+        }
+    }
+}
+
+/// A function declarator after an annotation: its name, the text of its parameter list, and
+/// where it ends (the `{` of a definition's body, the `;` of a declaration).
+struct Header {
+    name: String,
+    params: String,
+    end: usize,
+    definition: bool,
+}
+
+/// The function declarator that follows `from` (skipping comments), if one does.
+fn function_header(src: &str, from: usize) -> Option<Header> {
+    let b = src.as_bytes();
+    let (mut depth, mut k) = (0i32, from);
+    let mut params: Option<(usize, usize)> = None;
+    while k < b.len() {
+        match b[k] {
+            b'/' if b.get(k + 1) == Some(&b'/') => k = src[k..].find('\n').map_or(b.len(), |n| k + n),
+            b'/' if b.get(k + 1) == Some(&b'*') => k = src[k + 2..].find("*/").map_or(b.len(), |n| k + 2 + n + 1),
+            b'(' => {
+                if depth == 0 && params.is_none() {
+                    params = Some((k, matching_paren(src, k)?));
+                }
+                depth += 1;
+            }
+            b')' => depth -= 1,
+            b'{' | b';' if depth == 0 => {
+                let (open, close) = params?;
+                let name = src[from..open].trim_end().rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next()?.to_string();
+                let params = src[open + 1..close].split_whitespace().collect::<Vec<_>>().join(" ");
+                return (!name.is_empty()).then_some(Header { name, params, end: k, definition: b[k] == b'{' });
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
+}
+
+/// The definition of the function `name` at file scope after `from`.
+fn find_definition(src: &str, name: &str, from: usize) -> Option<Header> {
+    let b = src.as_bytes();
+    let (mut braces, mut k) = (0i32, from);
+    while k < b.len() {
+        match b[k] {
+            b'/' if b.get(k + 1) == Some(&b'/') => k = src[k..].find('\n').map_or(b.len(), |n| k + n),
+            b'/' if b.get(k + 1) == Some(&b'*') => k = src[k + 2..].find("*/").map_or(b.len(), |n| k + 2 + n + 1),
+            b'"' | b'\'' => {
+                k = crate::preprocess::skip_literal(b, k);
+                continue;
+            }
+            b'{' => braces += 1,
+            b'}' => braces -= 1,
+            c if braces == 0 && (c.is_ascii_alphabetic() || c == b'_') => {
+                let end = k + src[k..].find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(src.len() - k);
+                if &src[k..end] == name && src[end..].trim_start().starts_with('(') {
+                    // the header starts after the previous declaration ends
+                    let start = src[..k].rfind([';', '}']).map_or(0, |p| p + 1);
+                    if let Some(h) = function_header(src, start).filter(|h| h.definition && h.name == name) {
+                        return Some(h);
+                    }
+                }
+                k = end;
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
 }
 
 /// The statements a function contract becomes at the start of the function's body: the
@@ -193,29 +291,6 @@ fn matching_paren(s: &str, open: usize) -> Option<usize> {
             }
             _ => {}
         }
-    }
-    None
-}
-
-/// The position of the `{` that opens the body of the function defined after `from`, if what
-/// follows is a function definition (not a declaration).
-fn function_body(src: &str, from: usize) -> Option<usize> {
-    let b = src.as_bytes();
-    let (mut depth, mut k, mut seen_params) = (0i32, from, false);
-    while k < b.len() {
-        match b[k] {
-            b'/' if b.get(k + 1) == Some(&b'/') => k = src[k..].find('\n').map_or(b.len(), |n| k + n),
-            b'/' if b.get(k + 1) == Some(&b'*') => k = src[k + 2..].find("*/").map_or(b.len(), |n| k + 2 + n + 1),
-            b'(' => {
-                depth += 1;
-                seen_params = true;
-            }
-            b')' => depth -= 1,
-            b'{' if depth == 0 => return seen_params.then_some(k),
-            b';' if depth == 0 => return None,
-            _ => {}
-        }
-        k += 1;
     }
     None
 }
@@ -400,10 +475,17 @@ mod tests {
     }
 
     #[test]
-    fn rejects_contracts_of_declarations() {
-        let e = rewrite("int x;\n//@ requires x > 0;\nint f();").unwrap_err();
-        assert_eq!((e.line, e.col), (2, 1));
-        assert!(e.message.contains("contract"));
+    fn contracts_of_declarations_go_to_the_definition_or_become_one() {
+        // no definition: a body with the precondition, the assumed postcondition, any result
+        let r = rewrite("//@ requires x > 0; ensures \\result > x;\nint f(int x);").unwrap();
+        assert!(r.ends_with("int f(int x){__tracery_acsl_requires( x > 0);__tracery_acsl_assumes(  __tracery_acsl_result  > x);__tracery_acsl_contract_result();}"), "{r}");
+        // a definition with the same parameters gets the clauses at the start of its body
+        let r = rewrite("//@ requires x > 0;\nint f(int x);\nint g() { return f(1); }\nint f(int  x) { return x; }").unwrap();
+        assert!(r.ends_with("int f(int  x) {__tracery_acsl_requires( x > 0); return x; }"), "{r}");
+        let e = rewrite("//@ requires x > 0;\nint f(int x);\nint f(int y) { return y; }").unwrap_err();
+        assert_eq!((e.line, e.col), (1, 1));
+        assert!(e.message.contains("parameters"));
+        assert!(rewrite("//@ requires x > 0;\nint x;").is_err());
         assert!(rewrite("//@ assert \\result == 0;").is_err());
     }
 

@@ -113,8 +113,9 @@ pub(crate) struct Fx<'t> {
     pub cases: HashMap<usize, usize>,
     /// ACSL loop invariants read for the loop that follows (checked at its head).
     pub loop_invariants: Vec<(crate::tast::Expr, SourcePos)>,
-    /// ACSL `ensures` clauses of the function, checked where it returns.
-    pub ensures: Vec<(crate::tast::Expr, SourcePos)>,
+    /// ACSL `ensures` clauses of the function, checked where it returns (assumed instead for a
+    /// function known only by its contract).
+    pub ensures: Vec<(crate::tast::Expr, SourcePos, bool)>,
     /// The value ACSL's `\result` denotes there (the result variables).
     pub result_val: Option<Val>,
     /// The parameters' variables (ACSL's `ensures` reads them with their values on entry).

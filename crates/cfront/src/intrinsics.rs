@@ -3,14 +3,14 @@
 //! calls of defined functions (`Call` edges, inlined later by `ir::prepare`) and calls of
 //! undefined functions (a nondeterministic result, marked as an over-approximation).
 
-use crate::acsl::{ACSL_ASSERT, ACSL_ENSURES, ACSL_LOOP_INVARIANT, ACSL_REQUIRES, ACSL_RESULT};
+use crate::acsl::{ACSL_ASSERT, ACSL_ASSUMES, ACSL_CONTRACT_RESULT, ACSL_ENSURES, ACSL_LOOP_INVARIANT, ACSL_REQUIRES, ACSL_RESULT};
 use crate::error::{CError, Result};
 use crate::func::{Fx, Val};
 use crate::tast::{Expr, ExprKind};
 use crate::shape::Shape;
 use crate::types::CType;
 use crate::Property;
-use ir::{Call, Label, SourcePos, ViolationKind};
+use ir::{Call, Label, SourcePos, Stmt, ViolationKind};
 use smt::build::{ite, not, or};
 use smt::Term;
 
@@ -100,7 +100,7 @@ impl Fx<'_> {
                 }
                 return Ok(Val::Void);
             }
-            ACSL_ENSURES => {
+            ACSL_ENSURES | ACSL_ASSUMES => {
                 let [a] = args else {
                     return Err(CError::syntax(pos, format!("`{name}` expects one argument")));
                 };
@@ -110,7 +110,17 @@ impl Fx<'_> {
                 if self.ensures.is_empty() {
                     self.start_postconditions(pos);
                 }
-                self.ensures.push((a.clone(), pos.clone()));
+                self.ensures.push((a.clone(), pos.clone(), name == ACSL_ASSUMES));
+                return Ok(Val::Void);
+            }
+            ACSL_CONTRACT_RESULT => {
+                // a function known only by its contract returns an arbitrary result
+                let reason = format!("result of `{}` from its ACSL contract", self.name);
+                let ranges = match &self.ret_ty {
+                    CType::Int(_) => vec![self.range(&self.ret[0], &self.ret_ty.clone())],
+                    _ => vec![],
+                };
+                self.emit(Stmt::Seq(vec![Stmt::Havoc(self.ret.clone()), Stmt::Assume(smt::build::and(&ranges))]), pos, Some(reason));
                 return Ok(Val::Void);
             }
             ACSL_RESULT => {
@@ -280,11 +290,11 @@ impl Fx<'_> {
             CType::Int(_) => Ok(Val::Int(self.nondet(ret_ty, pos, Some(reason)))),
             CType::Float(_) if self.tr.sem().float_sort(ret_ty).is_some() => Ok(Val::Float(Some(self.nondet(ret_ty, pos, Some(reason))))),
             CType::Float(_) => {
-                self.emit(ir::Stmt::Assume(smt::build::tt()), pos, Some(reason));
+                self.emit(Stmt::Assume(smt::build::tt()), pos, Some(reason));
                 Ok(Val::Float(None))
             }
             CType::Void => {
-                self.emit(ir::Stmt::Assume(smt::build::tt()), pos, Some(reason));
+                self.emit(Stmt::Assume(smt::build::tt()), pos, Some(reason));
                 Ok(Val::Void)
             }
             t => Err(CError::unsupported(pos, format!("call of undefined function `{name}` returning {}", crate::expr::type_name(t)))),

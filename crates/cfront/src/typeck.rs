@@ -718,7 +718,12 @@ impl Tr {
         };
         match name.as_str() {
             "__builtin_expect" if c.arguments.len() == 2 => return self.expr(&c.arguments[0]),
-            crate::acsl::ACSL_ASSERT | crate::acsl::ACSL_LOOP_INVARIANT | crate::acsl::ACSL_REQUIRES | crate::acsl::ACSL_ENSURES => {
+            crate::acsl::ACSL_ASSERT
+            | crate::acsl::ACSL_LOOP_INVARIANT
+            | crate::acsl::ACSL_REQUIRES
+            | crate::acsl::ACSL_ENSURES
+            | crate::acsl::ACSL_ASSUMES
+            | crate::acsl::ACSL_CONTRACT_RESULT => {
                 let saved = self.acsl;
                 self.acsl = true;
                 let r = c.arguments.iter().map(|a| self.expr(a)).collect::<Result<Vec<_>>>();
