@@ -111,8 +111,9 @@ pub(crate) struct Fx<'t> {
     pub frames: Vec<(usize, Vec<Term>)>,
     /// Locations of the `case`/`default` labels of enclosing switches (by node address).
     pub cases: HashMap<usize, usize>,
-    /// ACSL loop invariants read for the loop that follows (checked at its head).
-    pub loop_invariants: Vec<(crate::tast::Expr, SourcePos)>,
+    /// ACSL loop invariant statements waiting for the loop that follows: translated at its
+    /// head (inside a `for` loop's scope, where its initializer's variables are declared).
+    pub loop_invariants: Vec<lang_c::span::Node<lang_c::ast::Statement>>,
     /// ACSL `ensures` clauses of the function, checked where it returns (assumed instead for a
     /// function known only by its contract).
     pub ensures: Vec<(crate::tast::Expr, SourcePos, bool)>,

@@ -127,10 +127,8 @@ impl Fx<'_> {
                 return self.result_val.clone().ok_or_else(|| CError::unsupported(pos, "ACSL `\\result` of this type"));
             }
             ACSL_LOOP_INVARIANT => {
-                let [a] = args else {
-                    return Err(CError::syntax(pos, format!("`{name}` expects one argument")));
-                };
-                self.loop_invariants.push((a.clone(), pos.clone()));
+                let c = self.one_cond(name, args, pos)?;
+                self.assertion(&c, ViolationKind::LoopInvariant, pos);
                 return Ok(Val::Void);
             }
             "reach_error" | "__VERIFIER_error" => {

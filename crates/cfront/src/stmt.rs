@@ -496,6 +496,10 @@ impl Fx<'_> {
                 r
             }
             S::Expression(None) => Ok(()),
+            S::Expression(Some(_)) if is_loop_invariant(s) => {
+                self.loop_invariants.push(s.clone());
+                Ok(())
+            }
             S::Expression(Some(e)) => {
                 let te = self.typed(e)?;
                 self.effect(&te)
@@ -700,12 +704,14 @@ impl Fx<'_> {
         Ok(())
     }
 
-    /// Asserts the pending ACSL loop invariants at the current location, a loop's head: they
-    /// must hold whenever the loop is entered and after every iteration.
+    /// Translates the pending ACSL loop invariants at the current location, a loop's head:
+    /// they must hold whenever the loop is entered and after every iteration.
     fn check_loop_invariants(&mut self) -> Result<()> {
-        for (e, pos) in std::mem::take(&mut self.loop_invariants) {
-            let c = self.cond(&e)?;
-            self.assertion(&c, ir::ViolationKind::LoopInvariant, &pos);
+        for s in std::mem::take(&mut self.loop_invariants) {
+            if let ast::Statement::Expression(Some(e)) = &s.node {
+                let te = self.typed(e)?;
+                self.effect(&te)?;
+            }
         }
         Ok(())
     }
@@ -742,7 +748,7 @@ impl Fx<'_> {
     /// An error if ACSL loop invariants wait for a loop that did not come.
     pub fn no_pending_loop_invariant(&self) -> Result<()> {
         match self.loop_invariants.first() {
-            Some((_, pos)) => Err(CError::unsupported(pos, "ACSL loop invariant not followed by a loop")),
+            Some(s) => Err(CError::unsupported(&self.tr.pos(s.span), "ACSL loop invariant not followed by a loop")),
             None => Ok(()),
         }
     }

@@ -11,5 +11,10 @@ int main(void) {
     //@ ghost steps++;
   }
   //@ assert s == 20 && steps == 10;
+  // the invariant of a `for` loop may name the variables its initializer declares
+  //@ loop invariant 0 <= k && k <= 5 && s == 20 + k;
+  for (int k = 0; k < 5; k++)
+    s++;
+  //@ assert s == 25;
   return 0;
 }
