@@ -1,9 +1,12 @@
 //! Formulas over program variables as C expressions (for invariants of C programs). Only what C
 //! can say with the same meaning is printed: variables with a C name, integer arithmetic
-//! without division, comparisons and Boolean connectives. Anything else (memory arrays, SMT
-//! division, the front end's own variables) makes the formula not expressible in C.
+//! without division, comparisons and Boolean connectives, and `float`/`double` terms whose C
+//! operators round the same way (IEEE comparisons, arithmetic, finite constants, conversions
+//! between the two). Anything else (memory arrays, SMT division, SMT's structural equality of
+//! floats, the front end's own variables) makes the formula not expressible in C.
 
-use smt::{Kind, Op, Term};
+use smt::fp::{self, FpOp};
+use smt::{Kind, Op, Sort, Term};
 
 /// The C name of a program variable: the front end's suffix `#k` (a renamed shadowing local)
 /// is stripped; names that are no C identifiers (`#t1`, `old(x)`, `#mem_int`) have none.
@@ -42,8 +45,13 @@ pub fn term_to_c(t: &Term) -> Result<String, String> {
                 let a = args()?;
                 Ok(format!("({} ? {} : {})", a[0], a[1], a[2]))
             }
+            // SMT's `=` of floats is structural (NaN equals NaN, -0 differs from +0), unlike C's
+            Some(Op::Eq | Op::Distinct) if matches!(t.args[0].sort, Sort::Float(..)) => {
+                Err("structural equality of floats has no C counterpart".into())
+            }
             Some(Op::Eq) if t.args.len() == 2 => join("=="),
             Some(Op::Distinct) if t.args.len() == 2 => join("!="),
+            Some(Op::Fp(op)) => float_to_c(*op, t),
             Some(Op::Le) => join("<="),
             Some(Op::Lt) => join("<"),
             Some(Op::Add) => join("+"),
@@ -52,6 +60,31 @@ pub fn term_to_c(t: &Term) -> Result<String, String> {
             Some(Op::Neg) => Ok(format!("(-{})", args()?.concat())),
             _ => Err(format!("`{}` has no C counterpart", crate::print::term_to_boogie(t))),
         },
+    }
+}
+
+/// A floating-point application as C (see the module documentation).
+fn float_to_c(op: FpOp, t: &Term) -> Result<String, String> {
+    let args = || t.args.iter().map(term_to_c).collect::<Result<Vec<_>, _>>();
+    let join = |c: &str| -> Result<String, String> { Ok(format!("({})", args()?.join(&format!(" {c} ")))) };
+    match op {
+        FpOp::FromBits(..) => match (fp::to_f64(t), &t.sort) {
+            (Some(x), Sort::Float(8, 24)) if x.is_finite() => Ok(format!("{:?}f", x as f32)),
+            (Some(x), Sort::Float(11, 53)) if x.is_finite() => Ok(format!("{x:?}")),
+            _ => Err("a floating-point constant C cannot write".into()),
+        },
+        FpOp::Add => join("+"),
+        FpOp::Sub => join("-"),
+        FpOp::Mul => join("*"),
+        FpOp::Div => join("/"),
+        FpOp::Neg => Ok(format!("(-{})", args()?.concat())),
+        FpOp::Lt => join("<"),
+        FpOp::Leq => join("<="),
+        FpOp::Eq => join("=="),
+        FpOp::IsNaN => Ok(format!("({0} != {0})", args()?.concat())),
+        FpOp::FromFloat(8, 24) => Ok(format!("((float) {})", args()?.concat())),
+        FpOp::FromFloat(11, 53) => Ok(format!("((double) {})", args()?.concat())),
+        _ => Err(format!("`{}` has no C counterpart", crate::print::term_to_boogie(t))),
     }
 }
 
@@ -66,8 +99,23 @@ mod tests {
         let i = Term::var("i", Sort::Int);
         let p = Term::var("p#2", Sort::Int);
         let f = and(&[le(&int(0), &i), not(&eq(&p, &int(1)))]);
-        assert_eq!(term_to_c(&f).unwrap(), "((0 <= i) && !(1 == p))");
+        // (`and` and `=` order their arguments by term identity, which other tests can shift)
+        let c = term_to_c(&f).unwrap();
+        assert!(c.contains("(0 <= i)") && (c.contains("!(1 == p)") || c.contains("!(p == 1)")) && c.contains(" && "), "{c}");
         assert!(term_to_c(&eq(&Term::var("#t1", Sort::Int), &int(0))).is_err());
         assert_eq!(c_name("old(x)"), None);
+    }
+
+    #[test]
+    fn prints_floats_where_c_means_the_same() {
+        let (x, y) = (Term::var("x", Sort::Float(8, 24)), Term::var("y", Sort::Float(8, 24)));
+        let two = fp::from_f64(2.0, 8, 24).unwrap();
+        let f = and(&[not(&fp::bin(FpOp::Eq, &y, &two)), fp::bin(FpOp::Leq, &fp::from_f64(0.0, 8, 24).unwrap(), &fp::bin(FpOp::Add, &x, &y))]);
+        let c = term_to_c(&f).unwrap();
+        assert!(c.contains("!(y == 2.0f)") && c.contains("(0.0f <= (x + y))") && c.contains(" && "), "{c}");
+        let d = fp::app(FpOp::FromFloat(11, 53), &[x.clone()]);
+        assert_eq!(term_to_c(&fp::bin(FpOp::Lt, &d, &fp::from_f64(0.1, 11, 53).unwrap())).unwrap(), "(((double) x) < 0.1)");
+        assert!(term_to_c(&eq(&x, &y)).is_err(), "structural equality");
+        assert!(term_to_c(&fp::bin(FpOp::Eq, &x, &fp::from_f64(f64::NAN, 8, 24).unwrap())).is_err());
     }
 }
