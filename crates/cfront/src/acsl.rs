@@ -169,6 +169,15 @@ fn annotation(src: &str, body: &str, span: (usize, usize), line: u32, col: u32) 
     }
 }
 
+/// The index of the last byte of the comment that starts at `k` (`//` or `/*`).
+fn comment_end(src: &str, k: usize) -> usize {
+    if src[k..].starts_with("//") {
+        src[k..].find('\n').map_or(src.len(), |n| k + n)
+    } else {
+        src[k + 2..].find("*/").map_or(src.len(), |n| k + 2 + n + 1)
+    }
+}
+
 /// A function declarator after an annotation: its name, the text of its parameter list, and
 /// where it ends (the `{` of a definition's body, the `;` of a declaration).
 struct Header {
@@ -185,8 +194,7 @@ fn function_header(src: &str, from: usize) -> Option<Header> {
     let mut params: Option<(usize, usize)> = None;
     while k < b.len() {
         match b[k] {
-            b'/' if b.get(k + 1) == Some(&b'/') => k = src[k..].find('\n').map_or(b.len(), |n| k + n),
-            b'/' if b.get(k + 1) == Some(&b'*') => k = src[k + 2..].find("*/").map_or(b.len(), |n| k + 2 + n + 1),
+            b'/' if matches!(b.get(k + 1), Some(b'/' | b'*')) => k = comment_end(src, k),
             b'(' => {
                 if depth == 0 && params.is_none() {
                     params = Some((k, matching_paren(src, k)?));
@@ -213,8 +221,7 @@ fn find_definition(src: &str, name: &str, from: usize) -> Option<Header> {
     let (mut braces, mut k) = (0i32, from);
     while k < b.len() {
         match b[k] {
-            b'/' if b.get(k + 1) == Some(&b'/') => k = src[k..].find('\n').map_or(b.len(), |n| k + n),
-            b'/' if b.get(k + 1) == Some(&b'*') => k = src[k + 2..].find("*/").map_or(b.len(), |n| k + 2 + n + 1),
+            b'/' if matches!(b.get(k + 1), Some(b'/' | b'*')) => k = comment_end(src, k),
             b'"' | b'\'' => {
                 k = crate::preprocess::skip_literal(b, k);
                 continue;

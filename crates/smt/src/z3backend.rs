@@ -342,9 +342,7 @@ impl Z3Ctx {
         let probe = cx.sort(&Sort::Bool).and_then(|b| {
             // SAFETY: live sort; the constant's declaration lives as long as the constant.
             let k = cx.ast(unsafe { ffi::Z3_mk_const(cx.c(), cx.symbol("probe")?, b.p) }, "probe")?;
-            let app = cx.check_ptr(unsafe { ffi::Z3_to_app(cx.c(), k.p) }, "probe app")?;
-            let decl = cx.check_ptr(unsafe { ffi::Z3_get_app_decl(cx.c(), app) }, "probe decl")?;
-            Ok(unsafe { ffi::get_decl_kind(cx.c(), decl) })
+            cx.app_kind(k.p)
         });
         if let Ok(kind) = probe {
             cx.uninterpreted = kind;
@@ -462,6 +460,16 @@ impl Z3Ctx {
         let o = self.own(p, "sort")?;
         self.sorts.insert(s.clone(), o.clone());
         Ok(o)
+    }
+
+    /// The declaration kind (libz3 4.8.12 numbering) of an application AST of this context
+    /// (numerals of floating-point and rounding-mode sorts are applications too).
+    fn app_kind(&self, a: ffi::Z3_ast) -> Res<u32> {
+        let c = self.c();
+        // SAFETY: `a` is a live application AST; its declaration lives as long as it does.
+        let app = self.check_ptr(unsafe { ffi::Z3_to_app(c, a) }, "to_app")?;
+        let decl = self.check_ptr(unsafe { ffi::Z3_get_app_decl(c, app) }, "decl")?;
+        Ok(unsafe { ffi::get_decl_kind(c, decl) })
     }
 
     fn sort_back(&self, s: ffi::Z3_sort, depth: usize) -> Res<Sort> {
@@ -1138,8 +1146,7 @@ impl Back {
         match &sort {
             Sort::Float(e, m) => return fp_numeral(cx, a, *e, *m),
             Sort::Uninterpreted(n) if &**n == ROUNDING_MODE => {
-                // SAFETY: a rounding-mode numeral is an application.
-                let kind = unsafe { ffi::get_decl_kind(c, cx.check_ptr(ffi::Z3_get_app_decl(c, cx.check_ptr(ffi::Z3_to_app(c, a), "to_app")?), "decl")?) };
+                let kind = cx.app_kind(a)?;
                 return decode_fp(cx, kind, None, &[]).ok_or_else(|| unsupported("rounding mode"));
             }
             _ => {}
@@ -1309,8 +1316,7 @@ fn fp_numeral(cx: &Z3Ctx, a: ffi::Z3_ast, e: u32, m: u32) -> Res<Term> {
     let c = cx.c();
     let one = || BigInt::from(1);
     let (sign, infinite) = (one() << (e + m - 1), ((one() << e) - 1) << (m - 1));
-    // SAFETY: `a` is a floating-point numeral of this context, an application.
-    let kind = unsafe { ffi::get_decl_kind(c, cx.check_ptr(ffi::Z3_get_app_decl(c, cx.check_ptr(ffi::Z3_to_app(c, a), "to_app")?), "decl")?) };
+    let kind = cx.app_kind(a)?;
     let special = match kind {
         FPA_NAN => Some(&infinite | (one() << (m - 2))),
         FPA_PLUS_INF => Some(infinite.clone()),
