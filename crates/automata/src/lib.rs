@@ -8,9 +8,7 @@
 
 pub mod nested;
 
-pub use nested::{
-    nested_reachable_in_difference, nested_word_in_difference, LazyDnwa, NestedEmptiness, NestedReach, NestedReturn, Nwa,
-};
+pub use nested::{nested_reachable_in_difference, nested_word_in_difference, LazyDnwa, NestedEmptiness, NestedReach, NestedReturn, Nwa};
 
 use std::collections::HashMap;
 use std::collections::VecDeque;

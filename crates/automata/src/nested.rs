@@ -37,7 +37,10 @@ pub trait LazyDnwa: LazyDfa {
 pub enum NestedEmptiness {
     Empty,
     /// An accepted nested word (calls and returns are letters of the word) and its target.
-    Word { letters: Vec<Letter>, target: usize },
+    Word {
+        letters: Vec<Letter>,
+        target: usize,
+    },
 }
 
 type State = (usize, Vec<usize>);
@@ -47,9 +50,17 @@ type State = (usize, Vec<usize>);
 enum Origin {
     /// The initial pair, or a callee's entry pair (`state == entry`).
     Start,
-    Internal { from: usize, letter: Letter },
+    Internal {
+        from: usize,
+        letter: Letter,
+    },
     /// Through a summary: the caller's pair, the call letter, the callee's exit pair, the return letter.
-    Summary { caller: usize, call: Letter, exit: usize, ret: Letter },
+    Summary {
+        caller: usize,
+        call: Letter,
+        exit: usize,
+        ret: Letter,
+    },
 }
 
 struct Search<'a> {
@@ -289,13 +300,8 @@ mod tests {
     /// main: 0 -call 0-> f; f returns (letter 1) to 1; 1 -2-> 5 (error).
     /// f: 10 -3-> 11 (exit); 10 -call 4-> 10, return 5 to 12; 12 -6-> 11; 10 -7-> 13 (error).
     fn program() -> Nwa {
-        let mut a = Nwa {
-            initial: 0,
-            internal: vec![vec![]; 14],
-            calls: vec![vec![]; 14],
-            returns: vec![vec![]; 14],
-            accepting: vec![false; 14],
-        };
+        let mut a =
+            Nwa { initial: 0, internal: vec![vec![]; 14], calls: vec![vec![]; 14], returns: vec![vec![]; 14], accepting: vec![false; 14] };
         a.calls[0].push((0, 10));
         a.internal[1].push((2, 5));
         a.accepting[5] = true;

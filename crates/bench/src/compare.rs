@@ -59,8 +59,7 @@ fn detail(r: &Record) -> String {
 pub fn compare(old: &[Record], new: &[Record]) -> Comparison {
     let old_by_key: HashMap<(String, Option<String>), &Record> = old.iter().map(|r| (r.key(), r)).collect();
     let new_keys: std::collections::HashSet<(String, Option<String>)> = new.iter().map(Record::key).collect();
-    let mut c =
-        Comparison { only_old: old.iter().filter(|r| !new_keys.contains(&r.key())).count(), ..Default::default() };
+    let mut c = Comparison { only_old: old.iter().filter(|r| !new_keys.contains(&r.key())).count(), ..Default::default() };
     for n in new {
         let o = old_by_key.get(&n.key()).copied();
         let change = || Change { task: n.name(), old: o.map(|o| o.status), new: n.status, detail: detail(n) };
@@ -111,8 +110,7 @@ impl fmt::Display for Comparison {
             }
         }
         if self.only_new > 0 || self.only_old > 0 {
-            let _ =
-                writeln!(out, "tasks only in the new run: {}, only in the old run: {}", self.only_new, self.only_old);
+            let _ = writeln!(out, "tasks only in the new run: {}, only in the old run: {}", self.only_new, self.only_old);
         }
         f.write_str(&out)
     }

@@ -186,10 +186,7 @@ pub fn lists_option(help: &str, opt: &str) -> bool {
 pub fn probe(verifier: &Path) -> Capabilities {
     let limits = runner::Limits { cpu_secs: 20.0, memory_mb: None, wall_secs: 30.0 };
     let out = runner::run(verifier, &[OsString::from("--help")], &limits);
-    Capabilities {
-        data_model: lists_option(&out.stdout, "--data-model"),
-        property: lists_option(&out.stdout, "--property"),
-    }
+    Capabilities { data_model: lists_option(&out.stdout, "--data-model"), property: lists_option(&out.stdout, "--property") }
 }
 
 /// How to run the tasks.
@@ -291,10 +288,7 @@ pub fn run_tasks(tasks: &[Task], opts: &RunOptions, mut on_done: impl FnMut(&Rec
             done[i] = Some(rec);
         }
     });
-    done.into_iter()
-        .zip(tasks)
-        .map(|(r, t)| r.unwrap_or_else(|| results::error_record(t, "the task's run was lost")))
-        .collect()
+    done.into_iter().zip(tasks).map(|(r, t)| r.unwrap_or_else(|| results::error_record(t, "the task's run was lost"))).collect()
 }
 
 /// Keeps the tasks the run is about: those of `property` if given; otherwise, when the verifier
@@ -306,10 +300,7 @@ pub fn select(tasks: Vec<Task>, property: Option<&str>, caps: Capabilities) -> (
         Some(p) => {
             let kept: Vec<Task> = tasks
                 .into_iter()
-                .filter(|t| {
-                    t.property.as_deref() == Some(p)
-                        || (t.error.is_some() && t.property.is_none() && t.kind == TaskKind::Yml)
-                })
+                .filter(|t| t.property.as_deref() == Some(p) || (t.error.is_some() && t.property.is_none() && t.kind == TaskKind::Yml))
                 .collect();
             if !caps.property && p != "unreach-call" {
                 notes.push(format!("the verifier's --help lists no --property option: it is not told to check `{p}`"));
@@ -415,8 +406,7 @@ pub fn write_outputs(dir: &Path, file: &ResultsFile) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", dir.join("results.csv").display()))?;
     let series = [plot::Series::from_records(&file.config.name, &file.results, plot::Metric::Time)];
     let svg = plot::quantile_svg(&series, "Tracery: CPU time of correct results", plot::Metric::Time);
-    std::fs::write(dir.join("quantile.svg"), svg)
-        .with_context(|| format!("cannot write {}", dir.join("quantile.svg").display()))?;
+    std::fs::write(dir.join("quantile.svg"), svg).with_context(|| format!("cannot write {}", dir.join("quantile.svg").display()))?;
     Ok(())
 }
 
@@ -501,11 +491,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     };
     std::fs::create_dir_all(&out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
-    let name = out_dir
-        .canonicalize()
-        .ok()
-        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| stamp.clone());
+    let name =
+        out_dir.canonicalize().ok().and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_else(|| stamp.clone());
 
     let opts = RunOptions {
         verifier: verifier.clone(),
@@ -532,11 +519,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             r.name(),
             r.cpu,
             if r.status == Status::Wrong {
-                format!(
-                    ": {} but expected {}",
-                    r.verdict.as_deref().unwrap_or("?"),
-                    r.expected.as_deref().unwrap_or("?")
-                )
+                format!(": {} but expected {}", r.verdict.as_deref().unwrap_or("?"), r.expected.as_deref().unwrap_or("?"))
             } else {
                 String::new()
             }
@@ -567,10 +550,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     write_outputs(&out_dir, &file)?;
     out(&summary::render(&file.results));
     if let Some(old) = &old {
-        out(&format!(
-            "\ncompared with {}:\n",
-            args.compare.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
-        ));
+        out(&format!("\ncompared with {}:\n", args.compare.as_ref().map(|p| p.display().to_string()).unwrap_or_default()));
         out(&compare::compare(&old.results, &file.results).to_string());
     }
     out(&format!("\nresults: {}\n", out_dir.display()));

@@ -67,8 +67,7 @@ pub struct Series {
 
 impl Series {
     pub fn from_records(label: &str, records: &[Record], metric: Metric) -> Series {
-        let mut values: Vec<f64> =
-            records.iter().filter(|r| r.status == Status::Correct).filter_map(|r| metric.of(r)).collect();
+        let mut values: Vec<f64> = records.iter().filter(|r| r.status == Status::Correct).filter_map(|r| metric.of(r)).collect();
         values.sort_by(f64::total_cmp);
         Series { label: label.to_string(), values }
     }
@@ -92,10 +91,8 @@ pub fn xml_escape(s: &str) -> String {
     out
 }
 
-const COLORS: [&str; 12] = [
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
-    "#000000", "#aec7e8",
-];
+const COLORS: [&str; 12] =
+    ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#000000", "#aec7e8"];
 
 fn tick_label(exp: i32) -> String {
     if exp >= 0 {
@@ -124,8 +121,7 @@ impl Scale {
             Metric::Time => 0.01,
             Metric::Iterations => 1.0,
         };
-        let (min, max) =
-            values.map(|v| v.max(floor)).fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let (min, max) = values.map(|v| v.max(floor)).fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
         if !min.is_finite() {
             return Scale::Log { lo: floor.log10().floor() as i32, hi: floor.log10().floor() as i32 + 2, floor };
         }
@@ -194,12 +190,7 @@ pub fn quantile_svg(series: &[Series], title: &str, metric: Metric) -> String {
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"##
     );
     let _ = writeln!(s, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>"##);
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"##,
-        width / 2.0,
-        xml_escape(title)
-    );
+    let _ = writeln!(s, r##"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"##, width / 2.0, xml_escape(title));
 
     // Grid and y ticks.
     let _ = writeln!(s, r##"<g stroke="#dddddd" stroke-width="1">"##);
@@ -236,17 +227,9 @@ pub fn quantile_svg(series: &[Series], title: &str, metric: Metric) -> String {
     }
     let _ = writeln!(s, "</g>");
     // Axes and their labels.
-    let _ = writeln!(
-        s,
-        r##"<rect x="{left:.1}" y="{top:.1}" width="{pw:.1}" height="{ph:.1}" fill="none" stroke="black" stroke-width="1"/>"##
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
-        left + pw / 2.0,
-        height - 15.0,
-        metric.x_label()
-    );
+    let _ =
+        writeln!(s, r##"<rect x="{left:.1}" y="{top:.1}" width="{pw:.1}" height="{ph:.1}" fill="none" stroke="black" stroke-width="1"/>"##);
+    let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"##, left + pw / 2.0, height - 15.0, metric.x_label());
     let _ = writeln!(
         s,
         r##"<text x="20" y="{:.1}" text-anchor="middle" transform="rotate(-90 20 {:.1})">{}</text>"##,
@@ -261,12 +244,8 @@ pub fn quantile_svg(series: &[Series], title: &str, metric: Metric) -> String {
         if ser.values.is_empty() {
             continue;
         }
-        let points: Vec<String> = ser
-            .values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| format!("{:.1},{:.1}", x_of((i + 1) as f64), y_of(*v)))
-            .collect();
+        let points: Vec<String> =
+            ser.values.iter().enumerate().map(|(i, v)| format!("{:.1},{:.1}", x_of((i + 1) as f64), y_of(*v))).collect();
         let _ = writeln!(
             s,
             r##"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"><title>{}</title></polyline>"##,

@@ -184,11 +184,7 @@ pub fn looks_like_memout(stderr: &str) -> bool {
 
 fn first_line(s: &str, max: usize) -> Option<String> {
     let line = s.lines().map(str::trim).find(|l| !l.is_empty())?;
-    Some(if line.chars().count() > max {
-        format!("{}…", line.chars().take(max).collect::<String>())
-    } else {
-        line.to_string()
-    })
+    Some(if line.chars().count() > max { format!("{}…", line.chars().take(max).collect::<String>()) } else { line.to_string() })
 }
 
 /// The status of an answer against the expected one (BenchExec's rules: a FALSE for a
@@ -273,14 +269,11 @@ pub fn classify(task: &Task, run: &RunOutcome, timeout: f64, cpu_rlimit: u64) ->
             None if *code != 0 && looks_like_memout(&run.stderr) => {
                 (Status::Memout, Some(first_line(&run.stderr, 200).unwrap_or_else(|| "out of memory".into())))
             }
-            None if *code == 2 => (
-                Status::Error,
-                Some(format!("input error: {}", first_line(&run.stderr, 300).unwrap_or_else(|| "(no message)".into()))),
-            ),
+            None if *code == 2 => {
+                (Status::Error, Some(format!("input error: {}", first_line(&run.stderr, 300).unwrap_or_else(|| "(no message)".into()))))
+            }
             None => {
-                let said = first_line(&run.stdout, 100)
-                    .map(|l| format!("first line `{l}`"))
-                    .unwrap_or_else(|| "no output".into());
+                let said = first_line(&run.stdout, 100).map(|l| format!("first line `{l}`")).unwrap_or_else(|| "no output".into());
                 let mut r = format!("no verdict (exit {code}, {said})");
                 if let Some(l) = first_line(&run.stderr, 200) {
                     r.push_str(&format!(": {l}"));
@@ -335,8 +328,7 @@ pub struct ResultsFile {
 impl ResultsFile {
     pub fn load(path: &Path) -> anyhow::Result<ResultsFile> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a results.json of tracery bench", path.display()))
+        serde_json::from_str(&text).with_context(|| format!("{} is not a results.json of tracery bench", path.display()))
     }
 
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
@@ -369,8 +361,7 @@ fn csv_field(s: &str) -> String {
 
 /// The records as CSV: one header line, one line per task.
 pub fn to_csv(records: &[Record]) -> String {
-    let mut out =
-        String::from("file,property,expected,verdict,status,score,cpu_s,wall_s,memory_mb,exit,reason,stats\n");
+    let mut out = String::from("file,property,expected,verdict,status,score,cpu_s,wall_s,memory_mb,exit,reason,stats\n");
     for r in records {
         let fields = [
             csv_field(&r.file),

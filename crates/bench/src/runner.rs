@@ -280,12 +280,5 @@ pub fn run(program: &Path, args: &[OsString], limits: &Limits) -> RunOutcome {
     } else {
         Termination::Exited(-1)
     };
-    RunOutcome {
-        termination,
-        cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
-        wall,
-        peak_kib: usage.ru_maxrss.max(0) as u64,
-        stdout,
-        stderr,
-    }
+    RunOutcome { termination, cpu: tv(usage.ru_utime) + tv(usage.ru_stime), wall, peak_kib: usage.ru_maxrss.max(0) as u64, stdout, stderr }
 }

@@ -173,8 +173,7 @@ pub fn render(records: &[Record]) -> String {
     let folders = by_folder(records);
     let total = Tally::of(records);
     let names = short_folder_names(&folders.keys().cloned().collect::<Vec<_>>());
-    let mut rows: Vec<(String, [String; 10])> =
-        names.into_iter().zip(folders.values()).map(|(n, t)| (n, row(t))).collect();
+    let mut rows: Vec<(String, [String; 10])> = names.into_iter().zip(folders.values()).map(|(n, t)| (n, row(t))).collect();
     rows.push(("total".to_string(), row(&total)));
     let name_w = rows.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(5).max("folder".len());
     let mut widths: Vec<usize> = HEADER.iter().map(|h| h.chars().count()).collect();
@@ -200,8 +199,7 @@ pub fn render(records: &[Record]) -> String {
         line(&mut out, name, cells);
     }
     let _ = writeln!(out, "CPU time of the correct results: {:.1} s", total.cpu_correct);
-    for (status, title) in [(Status::Unknown, "most frequent UNKNOWN reasons"), (Status::Error, "most frequent errors")]
-    {
+    for (status, title) in [(Status::Unknown, "most frequent UNKNOWN reasons"), (Status::Error, "most frequent errors")] {
         let reasons = frequent_reasons(records, status, 10);
         if !reasons.is_empty() {
             let _ = writeln!(out, "{title}:");

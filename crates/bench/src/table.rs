@@ -51,15 +51,10 @@ pub fn markdown(runs: &[Run]) -> String {
         let wrong = run.records.iter().filter(|r| r.status == Status::Wrong).count();
         let only = ok.iter().filter(|r| solvers.get(&r.key()).is_some_and(|(n, _)| *n == 1)).count();
         let cpu: f64 = ok.iter().map(|r| r.cpu).filter(|c| c.is_finite()).sum();
-        let iterations = median(ok.iter().filter_map(|r| r.stat("iterations")).collect())
-            .map_or("–".to_string(), |m| format!("{m}"));
+        let iterations = median(ok.iter().filter_map(|r| r.stat("iterations")).collect()).map_or("–".to_string(), |m| format!("{m}"));
         let sequences: f64 = ok.iter().filter_map(|r| r.stat("sequences")).sum();
         let perfect: f64 = ok.iter().filter_map(|r| r.stat("perfect_sequences")).sum();
-        let perfect = if sequences > 0.0 {
-            format!("{:.0} % of {sequences}", 100.0 * perfect / sequences)
-        } else {
-            "–".to_string()
-        };
+        let perfect = if sequences > 0.0 { format!("{:.0} % of {sequences}", 100.0 * perfect / sequences) } else { "–".to_string() };
         let _ = writeln!(
             s,
             "| {} | {} | {boogie} | {} | {wrong} | {only} | {cpu:.1} | {iterations} | {perfect} |",

@@ -246,9 +246,7 @@ fn yaml_bool(v: &serde_yaml::Value) -> Option<bool> {
 /// `format_version`, `input_files`, `properties`), e.g. a CI configuration in the folder.
 pub fn parse_yml(text: &str, dir: &Path) -> Result<Option<YmlDefinition>, TaskError> {
     let value: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| TaskError::Yaml(e.to_string()))?;
-    let is_task = value
-        .as_mapping()
-        .is_some_and(|m| ["format_version", "input_files", "properties"].iter().any(|k| m.contains_key(*k)));
+    let is_task = value.as_mapping().is_some_and(|m| ["format_version", "input_files", "properties"].iter().any(|k| m.contains_key(*k)));
     if !is_task {
         return Ok(None);
     }
@@ -288,10 +286,8 @@ pub fn parse_yml(text: &str, dir: &Path) -> Result<Option<YmlDefinition>, TaskEr
         let expected = match &p.expected_verdict {
             None | Some(serde_yaml::Value::Null) => None,
             Some(v) => {
-                let holds = yaml_bool(v).ok_or_else(|| TaskError::Property {
-                    index,
-                    msg: format!("expected_verdict is not true or false: {v:?}"),
-                })?;
+                let holds = yaml_bool(v)
+                    .ok_or_else(|| TaskError::Property { index, msg: format!("expected_verdict is not true or false: {v:?}") })?;
                 let subproperty = if holds { None } else { p.subproperty.clone() };
                 Some(Expected { holds, subproperty })
             }
@@ -319,11 +315,7 @@ pub fn yml_tasks(file: &Path) -> Option<Vec<Task>> {
     };
     let text = match std::fs::read(file) {
         Ok(b) => String::from_utf8_lossy(&b).into_owned(),
-        Err(e) => {
-            return Some(error_task(
-                TaskError::Read { path: file.display().to_string(), msg: e.to_string() }.to_string(),
-            ))
-        }
+        Err(e) => return Some(error_task(TaskError::Read { path: file.display().to_string(), msg: e.to_string() }.to_string())),
     };
     let dir = file.parent().unwrap_or(Path::new(""));
     let def = match parse_yml(&text, dir) {
@@ -384,13 +376,7 @@ fn is_program(p: &Path) -> bool {
 
 /// Every `.yml` and program file under `dir`, recursively, in sorted order. Hidden entries
 /// (names starting with `.`) are skipped; symbolic links to folders are followed once.
-fn walk(
-    dir: &Path,
-    seen: &mut HashSet<PathBuf>,
-    ymls: &mut Vec<PathBuf>,
-    programs: &mut Vec<PathBuf>,
-    errors: &mut Vec<String>,
-) {
+fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, ymls: &mut Vec<PathBuf>, programs: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     if let Ok(canon) = dir.canonicalize() {
         if !seen.insert(canon) {
             return;

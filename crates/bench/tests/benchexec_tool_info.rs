@@ -7,10 +7,7 @@ use std::process::Command;
 #[test]
 fn benchexec_tool_info_module() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../contrib/benchexec");
-    let has_benchexec = Command::new("python3")
-        .args(["-c", "import benchexec.tools.template"])
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let has_benchexec = Command::new("python3").args(["-c", "import benchexec.tools.template"]).output().is_ok_and(|o| o.status.success());
     if !has_benchexec {
         eprintln!("skipped: python3 with BenchExec is not installed (pip install benchexec)");
         return;

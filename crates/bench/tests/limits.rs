@@ -69,14 +69,7 @@ fn plain_task(file: &Path) -> Task {
 }
 
 fn opts(verifier: &Path, timeout: f64, memory_mb: Option<u64>) -> RunOptions {
-    RunOptions {
-        verifier: verifier.to_path_buf(),
-        timeout,
-        memory_mb,
-        jobs: 1,
-        extra: vec![],
-        caps: Capabilities::default(),
-    }
+    RunOptions { verifier: verifier.to_path_buf(), timeout, memory_mb, jobs: 1, extra: vec![], caps: Capabilities::default() }
 }
 
 #[test]
@@ -225,10 +218,7 @@ fn child_arguments_follow_the_verifiers_help() {
     let plain = fake(&dir, "");
     assert_eq!(probe(&plain), Capabilities { data_model: false, property: false });
     let rich = dir.join("rich");
-    write_script(
-        &rich,
-        &FAKE.replace("HELP_EXTRA", "echo '      --data-model <ILP32|LP64>'; echo '      --property <NAME>'"),
-    );
+    write_script(&rich, &FAKE.replace("HELP_EXTRA", "echo '      --data-model <ILP32|LP64>'; echo '      --property <NAME>'"));
     assert_eq!(probe(&rich), Capabilities { data_model: true, property: true });
     let other = dir.join("other");
     write_script(&other, &FAKE.replace("HELP_EXTRA", "echo '      --property-file <F>'"));
@@ -251,12 +241,8 @@ fn child_arguments_follow_the_verifiers_help() {
     assert_eq!(strs(child_args(&yml, &o)), "t.c --timeout 5 --json-stats --data-model LP64 --property valid-memsafety");
     o.extra = vec!["--refinement".into(), "craig".into(), "--timeout=9".into()];
     o.timeout = 2.5;
-    assert_eq!(
-        strs(child_args(&yml, &o)),
-        "t.c --json-stats --data-model LP64 --property valid-memsafety --refinement craig --timeout=9"
-    );
-    let safe =
-        Task { kind: TaskKind::Annotated, property: Some("unreach-call".into()), data_model: None, ..yml.clone() };
+    assert_eq!(strs(child_args(&yml, &o)), "t.c --json-stats --data-model LP64 --property valid-memsafety --refinement craig --timeout=9");
+    let safe = Task { kind: TaskKind::Annotated, property: Some("unreach-call".into()), data_model: None, ..yml.clone() };
     let term = Task { property: Some("termination".into()), ..safe.clone() };
     o.extra.clear();
     assert_eq!(strs(child_args(&safe, &o)), "t.c --timeout 2.5 --json-stats");
@@ -289,7 +275,10 @@ fn selection_by_property() {
     // A property forced on the verifier (after `--`) keeps the tasks it answers.
     let (kept, notes) = select_forced(tasks.clone(), "default,no-overflow");
     assert_eq!(props(&kept), "-,-,no-overflow,-,-");
-    assert_eq!(notes, vec![format!("left out {} tasks of other properties than the forced --property default,no-overflow", tasks.len() - 5)]);
+    assert_eq!(
+        notes,
+        vec![format!("left out {} tasks of other properties than the forced --property default,no-overflow", tasks.len() - 5)]
+    );
 }
 
 fn args(paths: Vec<PathBuf>, verifier: &Path, out: &Path) -> BenchArgs {
@@ -325,11 +314,8 @@ fn a_whole_bench_run_through_the_library() {
         assert!(out1.join(f).is_file(), "{f} missing");
     }
     let first = bench::results::ResultsFile::load(&out1.join("results.json")).unwrap();
-    let statuses: Vec<(String, Status)> = first
-        .results
-        .iter()
-        .map(|r| (Path::new(&r.file).file_name().unwrap().to_string_lossy().into_owned(), r.status))
-        .collect();
+    let statuses: Vec<(String, Status)> =
+        first.results.iter().map(|r| (Path::new(&r.file).file_name().unwrap().to_string_lossy().into_owned(), r.status)).collect();
     assert_eq!(
         statuses,
         vec![

@@ -3,9 +3,7 @@
 
 use bench::compare::compare;
 use bench::plot::{quantile_svg, Metric, Series};
-use bench::results::{
-    classify, judge, parse_output, parse_verdict, score, to_csv, Record, ResultsFile, Status, Verdict,
-};
+use bench::results::{classify, judge, parse_output, parse_verdict, score, to_csv, Record, ResultsFile, Status, Verdict};
 use bench::runner::{RunOutcome, Termination};
 use bench::summary::{frequent_reasons, normalize_reason, render, Tally};
 use bench::tasks::{Expected, Task, TaskKind};
@@ -127,10 +125,7 @@ fn classifying_runs() {
         c(outcome(Termination::Exited(0), 1.0, "UNKNOWN\nreason: unsupported: goto\n", "")),
         (Status::Unknown, Some("unsupported: goto".into()))
     );
-    assert_eq!(
-        c(outcome(Termination::Exited(0), 9.0, "UNKNOWN\nreason: timeout\n", "")),
-        (Status::Timeout, Some("timeout".into()))
-    );
+    assert_eq!(c(outcome(Termination::Exited(0), 9.0, "UNKNOWN\nreason: timeout\n", "")), (Status::Timeout, Some("timeout".into())));
     // An answer after the CPU-time limit is a timeout.
     assert_eq!(c(outcome(Termination::Exited(0), 10.5, "TRUE\n", "")).0, Status::Timeout);
     assert_eq!(
@@ -143,10 +138,7 @@ fn classifying_runs() {
         c(outcome(Termination::Signaled(libc::SIGABRT), 1.0, "", "memory allocation of 1024 bytes failed\n")),
         (Status::Memout, Some("memory limit (killed by SIGABRT)".into()))
     );
-    assert_eq!(
-        c(outcome(Termination::Signaled(libc::SIGSEGV), 1.0, "", "")),
-        (Status::Error, Some("crashed: signal 11 (SIGSEGV)".into()))
-    );
+    assert_eq!(c(outcome(Termination::Signaled(libc::SIGSEGV), 1.0, "", "")), (Status::Error, Some("crashed: signal 11 (SIGSEGV)".into())));
     assert_eq!(
         c(outcome(Termination::Exited(2), 0.1, "", "t.bpl:1:5: syntax error: expected `;`\n")),
         (Status::Error, Some("input error: t.bpl:1:5: syntax error: expected `;`".into()))
@@ -165,10 +157,7 @@ fn classifying_runs() {
 
 #[test]
 fn reasons_are_grouped() {
-    assert_eq!(
-        normalize_reason("unsupported input `a.c`: only Boogie at 12:3"),
-        "unsupported input `…`: only Boogie at N:N"
-    );
+    assert_eq!(normalize_reason("unsupported input `a.c`: only Boogie at 12:3"), "unsupported input `…`: only Boogie at N:N");
     let mut rs = vec![];
     for (f, reason) in [("a", "unsupported: goto at 1:2"), ("b", "unsupported: goto at 7:9"), ("c", "solver gave up")] {
         let mut r = rec(f, Status::Unknown, Some("UNKNOWN"), 1.0);
@@ -219,8 +208,7 @@ fn csv_quotes_fields() {
 
 #[test]
 fn results_json_round_trips() {
-    let file =
-        ResultsFile { config: Default::default(), results: vec![rec("a/1.c", Status::Correct, Some("TRUE"), 1.0)] };
+    let file = ResultsFile { config: Default::default(), results: vec![rec("a/1.c", Status::Correct, Some("TRUE"), 1.0)] };
     let dir = std::env::temp_dir().join(format!("tracery-bench-json-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("results.json");
@@ -306,10 +294,7 @@ fn assert_well_formed(xml: &str) -> (usize, usize, Vec<String>) {
             Ok(Event::Text(t)) => texts.push(t.decode().expect("text").into_owned()),
             Ok(Event::GeneralRef(r)) => {
                 let name = r.decode().expect("reference").into_owned();
-                assert!(
-                    r.is_char_ref() || ["amp", "lt", "gt", "quot", "apos"].contains(&name.as_str()),
-                    "undefined entity &{name};"
-                );
+                assert!(r.is_char_ref() || ["amp", "lt", "gt", "quot", "apos"].contains(&name.as_str()), "undefined entity &{name};");
             }
             Ok(_) => {}
             Err(e) => panic!("invalid XML at {}: {e}", reader.buffer_position()),

@@ -1,8 +1,6 @@
 //! Task discovery and expected-verdict parsing on the fixture files.
 
-use bench::tasks::{
-    discover, parse_annotation, parse_expected, parse_yml, property_name, Annotation, DataModel, Expected, TaskKind,
-};
+use bench::tasks::{discover, parse_annotation, parse_expected, parse_yml, property_name, Annotation, DataModel, Expected, TaskKind};
 use std::path::{Path, PathBuf};
 
 fn fixtures() -> PathBuf {
@@ -63,9 +61,7 @@ fn annotations_stand_for_property_and_answer() {
 
 #[test]
 fn expected_text_round_trips() {
-    for e in
-        [Expected::holds(), Expected::violated(), Expected { holds: false, subproperty: Some("valid-deref".into()) }]
-    {
+    for e in [Expected::holds(), Expected::violated(), Expected { holds: false, subproperty: Some("valid-deref".into()) }] {
         assert_eq!(parse_expected(&e.to_string()), Some(e));
     }
     assert_eq!(Expected { holds: false, subproperty: Some("valid-free".into()) }.to_string(), "false(valid-free)");
@@ -121,8 +117,7 @@ fn sv_folder_tasks_come_from_the_ymls() {
 #[test]
 fn malformed_tasks_carry_their_reason() {
     let d = discover(&[fixtures().join("sv")]);
-    let reason =
-        |name: &str| d.tasks.iter().find(|t| t.file.ends_with(name)).and_then(|t| t.error.clone()).unwrap_or_default();
+    let reason = |name: &str| d.tasks.iter().find(|t| t.file.ends_with(name)).and_then(|t| t.error.clone()).unwrap_or_default();
     assert!(reason("bad.yml").starts_with("invalid task definition: "), "{}", reason("bad.yml"));
     assert_eq!(reason("bad-model.yml"), "invalid data_model `ILP16` (expected ILP32 or LP64)");
     let missing = reason("missing-input.yml");
@@ -181,17 +176,12 @@ fn yml_text_variants() {
         parse_yml("input_files: [a.c, b.c]\nproperties: []\n", dir).unwrap_err().to_string(),
         "task definition has 2 input files; only one is supported"
     );
-    assert!(parse_yml(
-        "input_files: a.c\nproperties:\n  - property_file: unreach-call.prp\n    expected_verdict: maybe\n",
-        dir
-    )
-    .unwrap_err()
-    .to_string()
-    .starts_with("property 0: expected_verdict is not true or false"));
+    assert!(parse_yml("input_files: a.c\nproperties:\n  - property_file: unreach-call.prp\n    expected_verdict: maybe\n", dir)
+        .unwrap_err()
+        .to_string()
+        .starts_with("property 0: expected_verdict is not true or false"));
     assert_eq!(
-        parse_yml("input_files: a.c\nproperties:\n  - property_file: coverage-branches.prp\n", dir)
-            .unwrap_err()
-            .to_string(),
+        parse_yml("input_files: a.c\nproperties:\n  - property_file: coverage-branches.prp\n", dir).unwrap_err().to_string(),
         "task definition lists no verification property"
     );
     assert_eq!(parse_yml("- just\n- a list\n", dir).unwrap(), None);

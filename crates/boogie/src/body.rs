@@ -1,10 +1,10 @@
 //! Translation of procedure bodies (statements) into control-flow graphs.
 
 use crate::ast::{Ident, Stmt as AStmt, StmtKind};
-use ir::builder::Builder;
 use crate::error::{Pos, Result};
 use crate::expr::{Local, OldMode, Resolved, Scope};
 use crate::translate::{NameAlloc, Translator};
+use ir::builder::Builder;
 use ir::{Call, Cfg, Label, SourcePos, Stmt, Violation, ViolationKind};
 use smt::build::{not, tt};
 use smt::{Op, Term};
@@ -182,9 +182,7 @@ impl Body<'_> {
     fn assignable(&self, id: &Ident) -> Result<Term> {
         match self.tr.resolve(&id.name, &self.sc, id.pos)? {
             Resolved::Local(l) if l.mutable => Ok(l.term),
-            Resolved::Local(_) => {
-                Err(self.tr.type_err(id.pos, format!("in-parameter `{}` cannot be assigned", id.name)))
-            }
+            Resolved::Local(_) => Err(self.tr.type_err(id.pos, format!("in-parameter `{}` cannot be assigned", id.name))),
             Resolved::Const(_) => Err(self.tr.type_err(id.pos, format!("constant `{}` cannot be assigned", id.name))),
             Resolved::Global(t) => {
                 if self.modifies.contains(&t) {
@@ -192,10 +190,7 @@ impl Body<'_> {
                 } else {
                     Err(self.tr.type_err(
                         id.pos,
-                        format!(
-                            "global variable `{}` is assigned but not in the modifies clause of `{}`",
-                            id.name, self.name
-                        ),
+                        format!("global variable `{}` is assigned but not in the modifies clause of `{}`", id.name, self.name),
                     ))
                 }
             }
@@ -257,19 +252,13 @@ impl Body<'_> {
             }
             StmtKind::Assign(lhss, rhss) => {
                 if lhss.len() != rhss.len() {
-                    return Err(self.tr.type_err(
-                        pos,
-                        format!("{} left-hand sides but {} right-hand sides", lhss.len(), rhss.len()),
-                    ));
+                    return Err(self.tr.type_err(pos, format!("{} left-hand sides but {} right-hand sides", lhss.len(), rhss.len())));
                 }
                 let mut pairs: Vec<(Term, Term)> = Vec::new();
                 for (lhs, rhs) in lhss.iter().zip(rhss) {
                     let var = self.assignable(&lhs.var)?;
                     if pairs.iter().any(|(x, _)| *x == var) {
-                        return Err(self.tr.type_err(
-                            lhs.var.pos,
-                            format!("variable `{}` is assigned more than once", lhs.var.name),
-                        ));
+                        return Err(self.tr.type_err(lhs.var.pos, format!("variable `{}` is assigned more than once", lhs.var.name)));
                     }
                     let value = self.tr.expr(rhs, &mut self.sc)?;
                     let mut idx = Vec::new();
@@ -388,14 +377,7 @@ impl Body<'_> {
         }
     }
 
-    fn if_branches(
-        &mut self,
-        then: &[AStmt],
-        els: Option<&[AStmt]>,
-        then_start: usize,
-        else_start: usize,
-        join: usize,
-    ) -> Result<()> {
+    fn if_branches(&mut self, then: &[AStmt], els: Option<&[AStmt]>, then_start: usize, else_start: usize, join: usize) -> Result<()> {
         let t_end = self.block(then, then_start, true)?;
         self.b.jump(t_end, join, None);
         if let Some(e) = els {
@@ -415,10 +397,9 @@ impl Body<'_> {
             return Err(self.tr.type_err(callee.pos, msg));
         };
         if args.len() != sig.params.len() {
-            return Err(self.tr.type_err(
-                callee.pos,
-                format!("procedure `{}` expects {} arguments, got {}", callee.name, sig.params.len(), args.len()),
-            ));
+            return Err(self
+                .tr
+                .type_err(callee.pos, format!("procedure `{}` expects {} arguments, got {}", callee.name, sig.params.len(), args.len())));
         }
         let mut targs = Vec::new();
         for (k, (a, s)) in args.iter().zip(&sig.params).enumerate() {

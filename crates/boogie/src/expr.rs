@@ -96,10 +96,9 @@ impl Translator {
     /// Checks that `t` has sort `s`.
     pub(crate) fn expect_sort(&self, t: &Term, s: &Sort, pos: Pos, what: &str) -> Result<()> {
         if &t.sort != s {
-            return Err(self.type_err(
-                pos,
-                format!("{what} must have type {}, but has type {}", sort_to_boogie(s), sort_to_boogie(&t.sort)),
-            ));
+            return Err(
+                self.type_err(pos, format!("{what} must have type {}, but has type {}", sort_to_boogie(s), sort_to_boogie(&t.sort)))
+            );
         }
         Ok(())
     }
@@ -123,12 +122,7 @@ impl Translator {
         if a.sort != Sort::Bool || b.sort != Sort::Bool {
             return Err(self.type_err(
                 pos,
-                format!(
-                    "operator `{}` needs bool operands, got {} and {}",
-                    op.symbol(),
-                    sort_to_boogie(&a.sort),
-                    sort_to_boogie(&b.sort)
-                ),
+                format!("operator `{}` needs bool operands, got {} and {}", op.symbol(), sort_to_boogie(&a.sort), sort_to_boogie(&b.sort)),
             ));
         }
         Ok(())
@@ -138,10 +132,10 @@ impl Translator {
     pub(crate) fn select(&self, m: &Term, i: &Term, pos: Pos) -> Result<Term> {
         match &m.sort {
             Sort::Array(idx, _) if **idx == i.sort => Ok(b::select(m, i)),
-            Sort::Array(idx, _) => Err(self.type_err(
-                pos,
-                format!("map index must have type {}, but has type {}", sort_to_boogie(idx), sort_to_boogie(&i.sort)),
-            )),
+            Sort::Array(idx, _) => {
+                Err(self
+                    .type_err(pos, format!("map index must have type {}, but has type {}", sort_to_boogie(idx), sort_to_boogie(&i.sort))))
+            }
             s => Err(self.type_err(pos, format!("indexing a value of non-map type {}", sort_to_boogie(s)))),
         }
     }
@@ -191,10 +185,9 @@ impl Translator {
                     }
                     UnOp::Neg => {
                         if !t.sort.is_arith() {
-                            return Err(self.type_err(
-                                pos,
-                                format!("operand of unary `-` must be int or real, not {}", sort_to_boogie(&t.sort)),
-                            ));
+                            return Err(
+                                self.type_err(pos, format!("operand of unary `-` must be int or real, not {}", sort_to_boogie(&t.sort)))
+                            );
                         }
                         b::neg(&t)
                     }
@@ -381,10 +374,7 @@ impl Translator {
             return Err(self.type_err(pos, format!("undeclared function `{name}`")));
         };
         if f.domain.len() != args.len() {
-            return Err(self.type_err(
-                pos,
-                format!("function `{name}` expects {} arguments, got {}", f.domain.len(), args.len()),
-            ));
+            return Err(self.type_err(pos, format!("function `{name}` expects {} arguments, got {}", f.domain.len(), args.len())));
         }
         for (k, (s, a)) in f.domain.iter().zip(args).enumerate() {
             let apos = arg_exprs.get(k).map(|e| e.pos).unwrap_or(pos);

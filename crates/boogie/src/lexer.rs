@@ -35,8 +35,8 @@ pub struct Token {
 }
 
 const SYMBOLS: &[&str] = &[
-    "<==>", "==>", "<==", "::", ":=", "<:", "==", "!=", "<=", ">=", "&&", "||", "++", "**", "(", ")", "[", "]", "{",
-    "}", ",", ";", ":", "<", ">", "!", "+", "-", "*", "/", "%", "|", "=",
+    "<==>", "==>", "<==", "::", ":=", "<:", "==", "!=", "<=", ">=", "&&", "||", "++", "**", "(", ")", "[", "]", "{", "}", ",", ";", ":",
+    "<", ">", "!", "+", "-", "*", "/", "%", "|", "=",
 ];
 
 /// Whether `c` may start an identifier.
@@ -143,11 +143,7 @@ pub fn lex(file: &Arc<str>, src: &str) -> Result<Vec<Token>> {
                 let scale = exp - frac.len() as i64;
                 let ten = BigInt::from(10);
                 let pow = num_traits::pow(ten, scale.unsigned_abs() as usize);
-                let r = if scale >= 0 {
-                    BigRational::from_integer(mantissa * pow)
-                } else {
-                    BigRational::new(mantissa, pow)
-                };
+                let r = if scale >= 0 { BigRational::from_integer(mantissa * pow) } else { BigRational::new(mantissa, pow) };
                 Tok::Dec(r)
             } else {
                 Tok::Int(BigInt::parse_bytes(int_part.as_bytes(), 10).unwrap_or_else(BigInt::one))
@@ -187,9 +183,7 @@ pub fn lex(file: &Arc<str>, src: &str) -> Result<Vec<Token>> {
             }
             toks.push(Token { tok: Tok::Str(s), pos });
         } else {
-            let sym = SYMBOLS.iter().find(|s| {
-                s.chars().enumerate().all(|(k, sc)| chars.get(i + k) == Some(&sc))
-            });
+            let sym = SYMBOLS.iter().find(|s| s.chars().enumerate().all(|(k, sc)| chars.get(i + k) == Some(&sc)));
             match sym {
                 Some(s) => {
                     advance(&mut i, &mut line, &mut col, s.chars().count());
@@ -240,12 +234,10 @@ mod tests {
                 Tok::Eof
             ]
         );
-        assert_eq!(toks("#res.base ~x$y' \\old"), vec![
-            Tok::Ident("#res.base".into()),
-            Tok::Ident("~x$y'".into()),
-            Tok::Ident("old".into()),
-            Tok::Eof
-        ]);
+        assert_eq!(
+            toks("#res.base ~x$y' \\old"),
+            vec![Tok::Ident("#res.base".into()), Tok::Ident("~x$y'".into()), Tok::Ident("old".into()), Tok::Eof]
+        );
     }
 
     #[test]

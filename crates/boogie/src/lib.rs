@@ -31,10 +31,8 @@ const STACK_SIZE: usize = 64 << 20;
 /// Parses, type-checks and translates a Boogie program into the program model.
 pub fn parse_program(file_name: &str, source: &[u8]) -> Result<ir::Program, BoogieError> {
     let (name, src) = (file_name.to_string(), source.to_vec());
-    let worker = std::thread::Builder::new()
-        .name("boogie-front-end".into())
-        .stack_size(STACK_SIZE)
-        .spawn(move || parse_on_this_thread(&name, &src));
+    let worker =
+        std::thread::Builder::new().name("boogie-front-end".into()).stack_size(STACK_SIZE).spawn(move || parse_on_this_thread(&name, &src));
     match worker {
         Ok(handle) => match handle.join() {
             Ok(result) => result,

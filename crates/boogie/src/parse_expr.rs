@@ -252,11 +252,8 @@ impl Parser<'_> {
             Tok::BvLit(_) => Err(self.unsupported(pos, "bit-vector literals")),
             Tok::Sym("(") => {
                 self.bump();
-                let e = if self.is_kw("forall") || self.is_kw("exists") || self.is_kw("lambda") {
-                    self.quantifier()?
-                } else {
-                    self.expr()?
-                };
+                let e =
+                    if self.is_kw("forall") || self.is_kw("exists") || self.is_kw("lambda") { self.quantifier()? } else { self.expr()? };
                 self.expect_sym(")")?;
                 Ok(e)
             }

@@ -10,9 +10,41 @@ pub const MAX_DEPTH: u32 = 400;
 
 /// Words that cannot be used as identifiers.
 const RESERVED: &[&str] = &[
-    "var", "const", "function", "axiom", "type", "procedure", "implementation", "returns", "requires", "ensures",
-    "modifies", "free", "invariant", "if", "then", "else", "while", "break", "goto", "return", "assume", "assert",
-    "havoc", "call", "old", "forall", "exists", "lambda", "true", "false", "int", "bool", "real", "div", "mod",
+    "var",
+    "const",
+    "function",
+    "axiom",
+    "type",
+    "procedure",
+    "implementation",
+    "returns",
+    "requires",
+    "ensures",
+    "modifies",
+    "free",
+    "invariant",
+    "if",
+    "then",
+    "else",
+    "while",
+    "break",
+    "goto",
+    "return",
+    "assume",
+    "assert",
+    "havoc",
+    "call",
+    "old",
+    "forall",
+    "exists",
+    "lambda",
+    "true",
+    "false",
+    "int",
+    "bool",
+    "real",
+    "div",
+    "mod",
 ];
 
 /// The parser state: a token vector and a cursor.
@@ -217,9 +249,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Ident(s) if is_bv_type(&s) => Err(self.unsupported(pos, "bit-vector types")),
             Tok::Ident(s) if is_float_type(&s) => Err(self.unsupported(pos, "floating-point types")),
-            Tok::Ident(_) => {
-                Ok(Type::Named(self.ident()?))
-            }
+            Tok::Ident(_) => Ok(Type::Named(self.ident()?)),
             Tok::Sym("[") => {
                 self.bump();
                 self.enter()?;

@@ -338,10 +338,7 @@ impl Translator {
                 }
                 Decl::Implementation { name, params, rets, body } => {
                     if impls.contains_key(name.name.as_str()) {
-                        return Err(self.unsupported(
-                            name.pos,
-                            format!("several implementations of procedure `{}`", name.name),
-                        ));
+                        return Err(self.unsupported(name.pos, format!("several implementations of procedure `{}`", name.name)));
                     }
                     impls.insert(&name.name, (k, ImplDecl { pos: name.pos, params, rets, body }));
                     impl_order.push((k, &name.name));
@@ -372,15 +369,8 @@ impl Translator {
                                     sig.modifies.push(g.term.clone());
                                 }
                             }
-                            Some(_) => {
-                                return Err(self.type_err(id.pos, format!("constant `{}` cannot be modified", id.name)))
-                            }
-                            None => {
-                                return Err(self.type_err(
-                                    id.pos,
-                                    format!("`{}` in modifies clause is not a global variable", id.name),
-                                ))
-                            }
+                            Some(_) => return Err(self.type_err(id.pos, format!("constant `{}` cannot be modified", id.name))),
+                            None => return Err(self.type_err(id.pos, format!("`{}` in modifies clause is not a global variable", id.name))),
                         }
                     }
                 }
@@ -428,10 +418,7 @@ impl Translator {
             let ps: Vec<Sort> = params.iter().map(|t| t.sort.clone()).collect();
             let rs: Vec<Sort> = rets.iter().map(|t| t.sort.clone()).collect();
             if ps != sig.params || rs != sig.rets {
-                return Err(self.type_err(
-                    i.pos,
-                    format!("implementation of `{}` does not match the signature of its declaration", p.name),
-                ));
+                return Err(self.type_err(i.pos, format!("implementation of `{}` does not match the signature of its declaration", p.name)));
             }
         }
         // the contract, with the declaration's names bound to the implementation's variables

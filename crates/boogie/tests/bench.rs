@@ -26,8 +26,7 @@ fn bench_root() -> Option<PathBuf> {
 }
 
 /// The folders whose files are all expected to parse unless they use unsupported features.
-const MUST_PARSE: &[&str] =
-    &["ultimate/programs/regression/bpl", "ultimate/programs/toy", "ultimate/programs/loopAcceleration"];
+const MUST_PARSE: &[&str] = &["ultimate/programs/regression/bpl", "ultimate/programs/toy", "ultimate/programs/loopAcceleration"];
 
 #[test]
 fn every_bench_file_parses_without_panic() {

@@ -83,13 +83,7 @@ fn type_errors() {
     expect("var g: int;\naxiom g > 0;", Type, 2, 7, "mutable variable `g`");
     expect("const c: int;\naxiom old(c) > 0;", Type, 2, 7, "`old` is not allowed");
     expect("function f(x: int): bool { x + 1 }", Type, 1, 30, "body of function `f`");
-    expect(
-        "var g: int;\nprocedure caller() { call callee(); }\nprocedure callee(); modifies g;",
-        Type,
-        2,
-        27,
-        "may modify `g`",
-    );
+    expect("var g: int;\nprocedure caller() { call callee(); }\nprocedure callee(); modifies g;", Type, 2, 27, "may modify `g`");
 }
 
 #[test]

@@ -232,11 +232,7 @@ fn procedures_and_calls() {
         .collect();
     assert_eq!(
         calls,
-        vec![
-            ("inc".into(), vec!["y".into()], 1),
-            ("swap".into(), vec!["y".into(), "z".into()], 2),
-            ("noop".into(), vec![], 0)
-        ]
+        vec![("inc".into(), vec!["y".into()], 1), ("swap".into(), vec!["y".into(), "z".into()], 2), ("noop".into(), vec![], 0)]
     );
     assert!(stmts(cfg).iter().any(|s| matches!(s, Stmt::Havoc(v) if names(v) == vec!["y", "z"])));
     // the parallel assignment is one statement
@@ -253,12 +249,7 @@ fn expressions() {
     assert_eq!(m.sort, Sort::array(Sort::Int, Sort::array(Sort::Int, Sort::Bool)));
     let cfg = body(&p, "exprs");
     let printed: Vec<String> = stmts(cfg).iter().map(|s| ir::print::stmt_to_boogie(s)).collect();
-    for want in [
-        "a := a[i := a[i][j := 7]];",
-        "m := m[i := m[i][j := true]];",
-        "b := a[i][j := 8];",
-        "k, res := res, k;",
-    ] {
+    for want in ["a := a[i := a[i][j := 7]];", "m := m[i := m[i][j := true]];", "b := a[i][j := 8];", "k, res := res, k;"] {
         assert!(printed.iter().any(|s| s == want), "missing {want} in {printed:#?}");
     }
     // every assertion gives exactly one error location; trivially true ones (after
@@ -324,12 +315,82 @@ fn deep_nesting_is_an_error_not_a_crash() {
 #[test]
 fn token_soup_never_panics() {
     const VOCAB: &[&str] = &[
-        "procedure", "implementation", "var", "const", "unique", "function", "axiom", "type", "returns", "requires",
-        "ensures", "modifies", "free", "invariant", "if", "then", "else", "while", "break", "goto", "return",
-        "assume", "assert", "havoc", "call", "old", "forall", "exists", "true", "false", "int", "bool", "real",
-        "div", "mod", "x", "y", "p", "L", "T", "f", "0", "1", "2.5", "(", ")", "[", "]", "{", "}", "{:", ",", ";",
-        ":", "::", ":=", "<==>", "==>", "<==", "||", "&&", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/",
-        "%", "!", "=", "\"s\"", "where",
+        "procedure",
+        "implementation",
+        "var",
+        "const",
+        "unique",
+        "function",
+        "axiom",
+        "type",
+        "returns",
+        "requires",
+        "ensures",
+        "modifies",
+        "free",
+        "invariant",
+        "if",
+        "then",
+        "else",
+        "while",
+        "break",
+        "goto",
+        "return",
+        "assume",
+        "assert",
+        "havoc",
+        "call",
+        "old",
+        "forall",
+        "exists",
+        "true",
+        "false",
+        "int",
+        "bool",
+        "real",
+        "div",
+        "mod",
+        "x",
+        "y",
+        "p",
+        "L",
+        "T",
+        "f",
+        "0",
+        "1",
+        "2.5",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "{:",
+        ",",
+        ";",
+        ":",
+        "::",
+        ":=",
+        "<==>",
+        "==>",
+        "<==",
+        "||",
+        "&&",
+        "==",
+        "!=",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "!",
+        "=",
+        "\"s\"",
+        "where",
     ];
     let prefix = "var x: int; const y: int; function f(a: int): int; type T;\nprocedure p(x: int) returns (y: int) modifies x; {\n";
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;

@@ -158,7 +158,9 @@ fn annotation(src: &str, body: &str, span: (usize, usize), line: u32, col: u32) 
             let text = contract.requires + &contract.olds + &contract.ensures;
             Ok(vec![blank, (def.end + 1, def.end + 1, text)])
         }
-        Some(_) => Err(err(format!("ACSL contract on a declaration of `{}` whose parameters the definition writes differently", header.name))),
+        Some(_) => {
+            Err(err(format!("ACSL contract on a declaration of `{}` whose parameters the definition writes differently", header.name)))
+        }
         None => {
             // the body the contract describes: the precondition checked, an arbitrary result
             // that satisfies the postcondition

@@ -17,7 +17,9 @@
 use crate::types::{CType, DataModel, IntKind};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
-use smt::build::{add, and, bool_lit, bv2nat, bv_bitwise, eq, ge, int, int2bv, int_big, int_div, ite, le, lt, modulo, mul, neg, not, or, sub, tt};
+use smt::build::{
+    add, and, bool_lit, bv2nat, bv_bitwise, eq, ge, int, int2bv, int_big, int_div, ite, le, lt, modulo, mul, neg, not, or, sub, tt,
+};
 use smt::bv::{self, BvOp};
 use smt::{Op, Sort, Term};
 
@@ -432,12 +434,9 @@ pub fn arith(op: ArithOp, a: &Term, b: &Term, t: &CType, s: Sem, a_bool: bool, b
             };
             OpResult { value, no_overflow, nonzero: tt(), amount_ok }
         }
-        ArithOp::And | ArithOp::Or | ArithOp::Xor => OpResult {
-            value: bitwise(op, a, b, t, dm, a_bool, b_bool),
-            no_overflow: tt(),
-            nonzero: tt(),
-            amount_ok: tt(),
-        },
+        ArithOp::And | ArithOp::Or | ArithOp::Xor => {
+            OpResult { value: bitwise(op, a, b, t, dm, a_bool, b_bool), no_overflow: tt(), nonzero: tt(), amount_ok: tt() }
+        }
     }
 }
 

@@ -174,11 +174,7 @@ impl Tr {
         let tag = s.node.identifier.as_ref().map(|i| i.node.name.clone());
         let existing = |tr: &Tr, innermost: bool| -> Option<usize> {
             let t = tag.as_ref()?;
-            let found = if innermost {
-                tr.scopes.last().and_then(|sc| sc.tags.get(t))
-            } else {
-                tr.lookup_tag(t)
-            };
+            let found = if innermost { tr.scopes.last().and_then(|sc| sc.tags.get(t)) } else { tr.lookup_tag(t) };
             match found {
                 Some(Tag::Record(r)) => Some(*r),
                 _ => None,
@@ -210,7 +206,11 @@ impl Tr {
                 let bit_width = match &sd.node.bit_width {
                     Some(w) => {
                         let e = self.expr(w)?;
-                        Some(self.const_int(&e).and_then(|v| v.to_u64()).ok_or_else(|| self.error(w.span, "bit-field width is not a constant"))?)
+                        Some(
+                            self.const_int(&e)
+                                .and_then(|v| v.to_u64())
+                                .ok_or_else(|| self.error(w.span, "bit-field width is not a constant"))?,
+                        )
                     }
                     None => None,
                 };
@@ -294,19 +294,11 @@ impl Tr {
                     for (_, t) in r? {
                         params.push(t);
                     }
-                    CType::Func(Rc::new(FuncType {
-                        ret: ty,
-                        params,
-                        variadic: f.node.ellipsis == ast::Ellipsis::Some,
-                        prototyped: true,
-                    }))
+                    CType::Func(Rc::new(FuncType { ret: ty, params, variadic: f.node.ellipsis == ast::Ellipsis::Some, prototyped: true }))
                 }
-                ast::DerivedDeclarator::KRFunction(_) => CType::Func(Rc::new(FuncType {
-                    ret: ty,
-                    params: vec![],
-                    variadic: false,
-                    prototyped: false,
-                })),
+                ast::DerivedDeclarator::KRFunction(_) => {
+                    CType::Func(Rc::new(FuncType { ret: ty, params: vec![], variadic: false, prototyped: false }))
+                }
                 ast::DerivedDeclarator::Block(_) => return Err(self.unsupported(dd.span, "block pointer")),
             };
         }
@@ -425,10 +417,7 @@ impl Tr {
     }
 
     /// The parameters (names and types) of a function definition's declarator.
-    pub fn definition_params(
-        &mut self,
-        f: &Node<ast::FunctionDefinition>,
-    ) -> Result<(String, Rc<FuncType>, Params)> {
+    pub fn definition_params(&mut self, f: &Node<ast::FunctionDefinition>) -> Result<(String, Rc<FuncType>, Params)> {
         let spec = self.decl_spec(&f.node.specifiers, f.span)?;
         let d = &f.node.declarator;
         let name = declarator_name(&d.node).ok_or_else(|| self.error(d.span, "function definition without a name"))?;
@@ -442,8 +431,7 @@ impl Tr {
             ast::DerivedDeclarator::Function(fdecl) => self.param_types(&fdecl.node.parameters)?,
             ast::DerivedDeclarator::KRFunction(ids) => {
                 // old style: types from the declaration list, default int
-                let mut out: Vec<(Option<String>, CType)> =
-                    ids.iter().map(|i| (Some(i.node.name.clone()), CType::INT)).collect();
+                let mut out: Vec<(Option<String>, CType)> = ids.iter().map(|i| (Some(i.node.name.clone()), CType::INT)).collect();
                 for decl in &f.node.declarations {
                     let spec = self.decl_spec(&decl.node.specifiers, decl.span)?;
                     for id in &decl.node.declarators {
@@ -460,7 +448,12 @@ impl Tr {
         let fty = if fty.prototyped {
             fty
         } else {
-            Rc::new(FuncType { ret: fty.ret.clone(), params: params.iter().map(|p| p.1.clone()).collect(), variadic: false, prototyped: false })
+            Rc::new(FuncType {
+                ret: fty.ret.clone(),
+                params: params.iter().map(|p| p.1.clone()).collect(),
+                variadic: false,
+                prototyped: false,
+            })
         };
         Ok((name, fty, params))
     }
@@ -492,8 +485,7 @@ fn function_declarator(d: &ast::Declarator) -> Option<(usize, &ast::Declarator)>
             return Some(r);
         }
     }
-    let k = d.derived.iter().position(|dd| {
-        matches!(dd.node, ast::DerivedDeclarator::Function(_) | ast::DerivedDeclarator::KRFunction(_))
-    })?;
+    let k =
+        d.derived.iter().position(|dd| matches!(dd.node, ast::DerivedDeclarator::Function(_) | ast::DerivedDeclarator::KRFunction(_)))?;
     Some((k, d))
 }

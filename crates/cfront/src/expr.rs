@@ -299,10 +299,13 @@ impl Fx<'_> {
                 let Some(x) = v.int(self.tr.sem()) else {
                     return Err(CError::syntax(pos, "integer value required"));
                 };
-                vec![(t.clone(), match &loc.index {
-                    None => x,
-                    Some(f) => smt::build::store(t, f, &x),
-                })]
+                vec![(
+                    t.clone(),
+                    match &loc.index {
+                        None => x,
+                        Some(f) => smt::build::store(t, f, &x),
+                    },
+                )]
             }
             (Shape::Ptr(b, o), Val::Ptr(x, y)) => match &loc.index {
                 None => vec![(b.clone(), x.clone()), (o.clone(), y.clone())],
@@ -333,9 +336,7 @@ impl Fx<'_> {
                     })
                     .collect()
             }
-            (Shape::Unsupported(why), _) => {
-                return Err(self.unsupported(pos, format!("assignment to `{}` of type {why}", loc.name)))
-            }
+            (Shape::Unsupported(why), _) => return Err(self.unsupported(pos, format!("assignment to `{}` of type {why}", loc.name))),
             _ => return Err(self.unsupported(pos, format!("assignment to `{}` of this type", loc.name))),
         };
         if !pairs.is_empty() {
@@ -573,7 +574,9 @@ impl Fx<'_> {
                     // pointer arithmetic: `p += i`, `p++`, ...
                     let size = match &lv.ty {
                         CType::Pointer(t) if **t == CType::Void => 1,
-                        CType::Pointer(t) => self.tr.layout().size(t).ok_or_else(|| self.unsupported(pos, "pointer arithmetic on an incomplete type"))?,
+                        CType::Pointer(t) => {
+                            self.tr.layout().size(t).ok_or_else(|| self.unsupported(pos, "pointer arithmetic on an incomplete type"))?
+                        }
                         _ => return Err(CError::syntax(pos, "pointer required")),
                     };
                     let i = vb.int(sem).ok_or_else(|| CError::syntax(pos, "integer operand required"))?;
@@ -625,11 +628,8 @@ impl Fx<'_> {
                 };
                 // the old value of `v++`/`v--` on a variable whose type is the operation type is
                 // recomputed from the new one; otherwise it is kept in a temporary
-                let invertible = *post
-                    && scalar.is_some()
-                    && lv.ty == *op_ty
-                    && matches!(op, ArithOp::Add | ArithOp::Sub)
-                    && rhs_is_one(rhs);
+                let invertible =
+                    *post && scalar.is_some() && lv.ty == *op_ty && matches!(op, ArithOp::Add | ArithOp::Sub) && rhs_is_one(rhs);
                 let keep_old = if *post && needed && !invertible {
                     let t = self.temp_of(x.sort.clone());
                     self.assign(&t, &x, pos);
@@ -695,7 +695,9 @@ impl Fx<'_> {
             ExprKind::PtrOffset(p, i, ..) => self.may_emit(p) || self.may_emit(i),
             ExprKind::PtrDiff(p, q, _) => self.may_emit(p) || self.may_emit(q),
             ExprKind::StrLit(_) | ExprKind::Unsupported(_) => true,
-            ExprKind::Cast(x) => !((x.ty.is_integer() || x.ty.is_pointer()) && (e.ty.is_integer() || e.ty.is_pointer())) || self.may_emit(x),
+            ExprKind::Cast(x) => {
+                !((x.ty.is_integer() || x.ty.is_pointer()) && (e.ty.is_integer() || e.ty.is_pointer())) || self.may_emit(x)
+            }
             ExprKind::Neg(x) => (overflow && signed(&e.ty)) || self.may_emit(x),
             ExprKind::BitNot(x) | ExprKind::Not(x) => self.may_emit(x),
             ExprKind::Arith(op, a, b) => {

@@ -1,12 +1,12 @@
 //! The state of translating one function body into a control-flow graph, and the primitive
 //! steps every construct is built from: edges, checks (error locations), nondeterministic values.
 
-use ir::builder::Builder;
 use crate::conv::{self, Sem};
 use crate::shape::Shape;
 use crate::translate::Tr;
 use crate::types::{CType, IntKind};
 use crate::Property;
+use ir::builder::Builder;
 use ir::{Label, SourcePos, Stmt, Violation, ViolationKind};
 use smt::build::{int, not, tt};
 use smt::{Sort, Term};
@@ -298,7 +298,14 @@ impl<'t> Fx<'t> {
 
     /// A nondeterministic value constrained by `constraint(r)`, marked as over-approximation;
     /// `exact` is the value it stands for, if it can be written (for re-checking error traces).
-    pub fn approx(&mut self, ty: &CType, pos: &SourcePos, reason: String, constraint: impl FnOnce(&Term) -> Term, exact: Option<Term>) -> Term {
+    pub fn approx(
+        &mut self,
+        ty: &CType,
+        pos: &SourcePos,
+        reason: String,
+        constraint: impl FnOnce(&Term) -> Term,
+        exact: Option<Term>,
+    ) -> Term {
         let t = self.temp(ty);
         let c = constraint(&t);
         let stmt = if c.is_true() { Stmt::Havoc(vec![t.clone()]) } else { Stmt::Seq(vec![Stmt::Havoc(vec![t.clone()]), Stmt::Assume(c)]) };

@@ -135,13 +135,17 @@ impl Tr {
                 k = match (&d.node, ty) {
                     (ast::Designator::Index(e), CType::Array(..)) => {
                         let te = self.expr(e)?;
-                        self.const_int(&te).and_then(|v| v.to_u64()).ok_or_else(|| self.error(e.span, "array designator is not a constant"))?
+                        self.const_int(&te)
+                            .and_then(|v| v.to_u64())
+                            .ok_or_else(|| self.error(e.span, "array designator is not a constant"))?
                     }
                     (ast::Designator::Member(id), CType::Record(r)) => {
                         let fields = self.records.get(*r).and_then(|rec| rec.fields.clone()).unwrap_or_default();
-                        fields.iter().position(|f| f.name.as_deref() == Some(id.node.name.as_str())).ok_or_else(|| {
-                            self.error(id.span, format!("no member named `{}`", id.node.name))
-                        })? as u64
+                        fields
+                            .iter()
+                            .position(|f| f.name.as_deref() == Some(id.node.name.as_str()))
+                            .ok_or_else(|| self.error(id.span, format!("no member named `{}`", id.node.name)))?
+                            as u64
                     }
                     _ => return Err(self.unsupported(d.span, "this designator")),
                 };

@@ -6,8 +6,8 @@
 use crate::acsl::{ACSL_ASSERT, ACSL_ASSUMES, ACSL_CONTRACT_RESULT, ACSL_ENSURES, ACSL_LOOP_INVARIANT, ACSL_REQUIRES, ACSL_RESULT};
 use crate::error::{CError, Result};
 use crate::func::{Fx, Val};
-use crate::tast::{Expr, ExprKind};
 use crate::shape::Shape;
+use crate::tast::{Expr, ExprKind};
 use crate::types::CType;
 use crate::Property;
 use ir::{Call, Label, SourcePos, Stmt, ViolationKind};
@@ -16,9 +16,8 @@ use smt::Term;
 
 /// Library functions without effect on the program's variables whose result is rarely used:
 /// a call whose result is discarded is a no-op.
-const PURE_OUTPUT: &[&str] = &[
-    "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fflush", "perror", "vprintf", "sprintf_s",
-];
+const PURE_OUTPUT: &[&str] =
+    &["printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fflush", "perror", "vprintf", "sprintf_s"];
 
 /// The operation and operand type of GCC's `__builtin_*_overflow` functions (`None` for the
 /// generic ones, whose type is the result's).
@@ -207,9 +206,10 @@ impl Fx<'_> {
                     return Ok(Val::Void);
                 }
                 "static_assert" if !args.is_empty() => {
-                    let holds = self.tr.const_int(&args[0]).ok_or_else(|| {
-                        CError::unsupported(pos, "static assertion whose condition is not an integer constant")
-                    })?;
+                    let holds = self
+                        .tr
+                        .const_int(&args[0])
+                        .ok_or_else(|| CError::unsupported(pos, "static assertion whose condition is not an integer constant"))?;
                     self.static_assertion(!num_traits::Zero::is_zero(&holds), pos);
                     return Ok(Val::Void);
                 }

@@ -23,8 +23,8 @@ mod expr;
 pub mod float;
 mod func;
 mod init;
-mod memory;
 mod intrinsics;
+mod memory;
 pub mod preprocess;
 mod shape;
 mod stmt;
@@ -85,8 +85,7 @@ impl Property {
         let mut out = BTreeSet::new();
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             if item.ends_with(".prp") {
-                let text = std::fs::read(item)
-                    .map_err(|e| PropertyError::Invalid(format!("cannot read property file {item}: {e}")))?;
+                let text = std::fs::read(item).map_err(|e| PropertyError::Invalid(format!("cannot read property file {item}: {e}")))?;
                 out.extend(Property::from_prp(&preprocess::decode(&text))?);
                 continue;
             }
@@ -218,11 +217,7 @@ pub fn translate_file(path: &Path, opts: &COptions) -> Result<ir::Program, CErro
 fn translate_on_this_thread(path: &Path, opts: &COptions) -> Result<ir::Program, CError> {
     let source = preprocess::load(path)?;
     let file: Arc<str> = Arc::from(path.display().to_string().as_str());
-    let config = lang_c::driver::Config {
-        cpp_command: String::new(),
-        cpp_options: vec![],
-        flavor: lang_c::driver::Flavor::GnuC11,
-    };
+    let config = lang_c::driver::Config { cpp_command: String::new(), cpp_options: vec![], flavor: lang_c::driver::Flavor::GnuC11 };
     let parsed = match lang_c::driver::parse_preprocessed(&config, source.text) {
         Ok(p) => p,
         Err(e) => {

@@ -149,11 +149,7 @@ impl Fx<'_> {
         if !m.checked {
             return;
         }
-        let ok = and(&[
-            select(&valid(), &m.b),
-            le(&int(0), &m.o),
-            le(&add(&[m.o.clone(), int(size as i64)]), &select(&length(), &m.b)),
-        ]);
+        let ok = and(&[select(&valid(), &m.b), le(&int(0), &m.o), le(&add(&[m.o.clone(), int(size as i64)]), &select(&length(), &m.b))]);
         if self.checks(Property::ValidDeref) {
             self.check(&ok, ViolationKind::ValidDeref, pos);
         } else {
@@ -259,7 +255,8 @@ impl Fx<'_> {
         };
         // the integers of the value, as memory holds them
         // one value per integer and float cell, two per pointer, in cell order
-        let kinds: Vec<Option<&Cell>> = cells.iter().flat_map(|(_, c)| if matches!(c, Cell::Ptr) { vec![None, None] } else { vec![Some(c)] }).collect();
+        let kinds: Vec<Option<&Cell>> =
+            cells.iter().flat_map(|(_, c)| if matches!(c, Cell::Ptr) { vec![None, None] } else { vec![Some(c)] }).collect();
         if vals.len() != kinds.len() {
             return Err(CError::unsupported(pos, "copy of a struct with array members between memory and variables"));
         }
@@ -296,8 +293,7 @@ impl Fx<'_> {
                 Cell::Float(_) => {}
             }
         }
-        let pairs: Vec<(Term, Term)> =
-            [(mem_int(), mi), (mem_base(), mb), (mem_off(), mo)].into_iter().filter(|(a, b)| a != b).collect();
+        let pairs: Vec<(Term, Term)> = [(mem_int(), mi), (mem_base(), mb), (mem_off(), mo)].into_iter().filter(|(a, b)| a != b).collect();
         if !pairs.is_empty() {
             self.emit(Stmt::Assign(pairs), pos, None);
         }
@@ -329,7 +325,9 @@ impl Fx<'_> {
     /// active functions point to is still reachable).
     pub fn leak_checks(&mut self, at_exit: bool, pos: &SourcePos) {
         let none = eq(&alloc_count(), &int(0));
-        for (prop, kind) in [(Property::ValidMemtrack, ViolationKind::ValidMemtrack), (Property::ValidMemcleanup, ViolationKind::ValidMemcleanup)] {
+        for (prop, kind) in
+            [(Property::ValidMemtrack, ViolationKind::ValidMemtrack), (Property::ValidMemcleanup, ViolationKind::ValidMemcleanup)]
+        {
             if !self.checks(prop) {
                 continue;
             }

@@ -63,9 +63,7 @@ impl LineMap {
             Err(k) => k.saturating_sub(1),
         };
         match self.lines.get(k) {
-            Some((start, file, line)) => {
-                SourcePos { file: file.clone(), line: *line, col: (offset.saturating_sub(*start) + 1) as u32 }
-            }
+            Some((start, file, line)) => SourcePos { file: file.clone(), line: *line, col: (offset.saturating_sub(*start) + 1) as u32 },
             None => SourcePos { file: Arc::from("?"), line: 0, col: 0 },
         }
     }
@@ -98,15 +96,15 @@ pub fn decode(bytes: &[u8]) -> String {
 pub fn load(path: &Path) -> Result<Source> {
     let name: Arc<str> = Arc::from(path.display().to_string().as_str());
     let at = |line: u32, col: u32| SourcePos { file: name.clone(), line, col };
-    let bytes = std::fs::read(path)
-        .map_err(|e| CError { pos: at(0, 0), kind: ErrorKind::Syntax, message: format!("cannot read file: {e}") })?;
+    let bytes =
+        std::fs::read(path).map_err(|e| CError { pos: at(0, 0), kind: ErrorKind::Syntax, message: format!("cannot read file: {e}") })?;
     let text = decode(&bytes);
     let is_i = path.extension().and_then(|e| e.to_str()) == Some("i");
     let (text, follow) = if is_i {
         (text, false)
     } else {
-        let rewritten = acsl::rewrite(&text)
-            .map_err(|e| CError { pos: at(e.line, e.col), kind: ErrorKind::Unsupported, message: e.message })?;
+        let rewritten =
+            acsl::rewrite(&text).map_err(|e| CError { pos: at(e.line, e.col), kind: ErrorKind::Unsupported, message: e.message })?;
         let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
         let cpp_error = |(line, col, m)| CError { pos: at(line, col), kind: ErrorKind::Syntax, message: m };
         (run_cpp(&rewritten, dir).map_err(cpp_error)?, true)
@@ -235,11 +233,58 @@ pub(crate) fn skip_literal(b: &[u8], mut i: usize) -> usize {
 }
 
 const KEYWORDS: &[&str] = &[
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
-    "_Complex", "_Noreturn", "_Static_assert", "_Thread_local", "_Alignas", "_Alignof", "_Atomic", "_Generic",
-    "__attribute__", "__extension__", "__inline", "__inline__", "__asm__", "asm", "__asm", "typeof", "__typeof__",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "_Bool",
+    "_Complex",
+    "_Noreturn",
+    "_Static_assert",
+    "_Thread_local",
+    "_Alignas",
+    "_Alignof",
+    "_Atomic",
+    "_Generic",
+    "__attribute__",
+    "__extension__",
+    "__inline",
+    "__inline__",
+    "__asm__",
+    "asm",
+    "__asm",
+    "typeof",
+    "__typeof__",
 ];
 
 /// Rewrites what `lang-c` rejects: 128-bit integer types, `_Static_assert` without a message,

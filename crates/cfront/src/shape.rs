@@ -91,7 +91,9 @@ impl Shape {
     pub fn typed_leaves(&self) -> Vec<(Term, CType)> {
         match self {
             Shape::Int(t, ty) => vec![(t.clone(), ty.clone())],
-            Shape::Ptr(b, o) => vec![(b.clone(), CType::Pointer(std::rc::Rc::new(CType::Void))), (o.clone(), CType::Pointer(std::rc::Rc::new(CType::Void)))],
+            Shape::Ptr(b, o) => {
+                vec![(b.clone(), CType::Pointer(std::rc::Rc::new(CType::Void))), (o.clone(), CType::Pointer(std::rc::Rc::new(CType::Void)))]
+            }
             Shape::Mem(b) => vec![(b.clone(), CType::Pointer(std::rc::Rc::new(CType::Void)))],
             Shape::Struct(fs) => fs.iter().flat_map(|f| f.typed_leaves()).collect(),
             Shape::Array(_, e) => e.typed_leaves(),

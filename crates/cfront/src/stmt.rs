@@ -930,7 +930,14 @@ impl Fx<'_> {
                 self.tr.shape(&ir_name, &ty, 0, len.as_ref())
             };
             self.locals.extend(shape.leaves());
-            self.tr.vars.push(VarInfo { c_name: name.clone(), ir_name, ty: ty.clone(), shape: shape.clone(), is_static: false, decl_key: Some(key) });
+            self.tr.vars.push(VarInfo {
+                c_name: name.clone(),
+                ir_name,
+                ty: ty.clone(),
+                shape: shape.clone(),
+                is_static: false,
+                decl_key: Some(key),
+            });
             let v = self.tr.vars.len() - 1;
             self.tr.declare(&name, Ordinary::Var(v));
             match inits {

@@ -112,7 +112,6 @@ impl Expr {
         Expr { kind, ty, pos }
     }
 
-
     /// Whether the value is known to be 0 or 1 (comparisons, `!`, `&&`, `||`, `_Bool`).
     pub fn is_boolean(&self) -> bool {
         match &self.kind {

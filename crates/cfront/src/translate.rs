@@ -3,6 +3,7 @@
 
 use crate::error::{CError, Result};
 use crate::preprocess::LineMap;
+use crate::shape::Shape;
 use crate::tast::{Expr, Sel, VarId};
 use crate::types::{CType, DataModel, FuncType, Layout, Record};
 use crate::COptions;
@@ -10,7 +11,6 @@ use ir::{Procedure, Program, SourcePos};
 use lang_c::ast;
 use lang_c::span::Span;
 use num_bigint::BigInt;
-use crate::shape::Shape;
 use smt::Term;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
@@ -137,10 +137,9 @@ impl Tr {
             match t {
                 CType::Pointer(_) => true,
                 CType::Array(e, _) => has_ptr(e, recs, depth),
-                CType::Record(r) if depth < 16 => recs
-                    .get(*r)
-                    .and_then(|rec| rec.fields.as_ref())
-                    .is_some_and(|fs| fs.iter().any(|f| has_ptr(&f.ty, recs, depth + 1))),
+                CType::Record(r) if depth < 16 => {
+                    recs.get(*r).and_then(|rec| rec.fields.as_ref()).is_some_and(|fs| fs.iter().any(|f| has_ptr(&f.ty, recs, depth + 1)))
+                }
                 _ => false,
             }
         }
@@ -327,8 +326,7 @@ impl Tr {
             ));
         }
         let init = crate::stmt::init_procedure(&mut self, entry_pos)?;
-        let mut globals: Vec<Term> =
-            self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
+        let mut globals: Vec<Term> = self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
         if self.uses_memory {
             globals.extend(crate::memory::memory_vars());
         }
@@ -374,7 +372,10 @@ fn check_calls(procs: &BTreeMap<String, Procedure>, file: &Arc<str>) -> Result<(
                 let ok = procs.get(&c.callee).is_some_and(|q| q.params.len() == c.args.len() && q.rets.len() == c.rets.len());
                 if !ok {
                     let pos = e.pos.clone().unwrap_or(SourcePos { file: file.clone(), line: 0, col: 0 });
-                    return Err(CError::unsupported(&pos, format!("call of `{}` with a different number of arguments than its definition", c.callee)));
+                    return Err(CError::unsupported(
+                        &pos,
+                        format!("call of `{}` with a different number of arguments than its definition", c.callee),
+                    ));
                 }
             }
         }

@@ -160,7 +160,14 @@ impl Tr {
                     } else {
                         let shape = crate::shape::Shape::Unsupported("typing only".into());
                         let decl_key = Some(id.node.declarator.span.start);
-                        self.vars.push(crate::translate::VarInfo { c_name: name.clone(), ir_name: name.clone(), ty, shape, is_static: false, decl_key });
+                        self.vars.push(crate::translate::VarInfo {
+                            c_name: name.clone(),
+                            ir_name: name.clone(),
+                            ty,
+                            shape,
+                            is_static: false,
+                            decl_key,
+                        });
                         let v = self.vars.len() - 1;
                         self.declare(&name, Ordinary::Var(v));
                     }
@@ -220,11 +227,9 @@ impl Tr {
             }
             Some(Ordinary::Typedef(_)) => Err(self.error(span, format!("unexpected type name `{name}`"))),
             None => match name {
-                "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__" => Ok(Expr::new(
-                    ExprKind::StrLit(vec![]),
-                    CType::Array(Rc::new(CType::Int(IntKind::Char)), Some(1)),
-                    pos,
-                )),
+                "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__" => {
+                    Ok(Expr::new(ExprKind::StrLit(vec![]), CType::Array(Rc::new(CType::Int(IntKind::Char)), Some(1)), pos))
+                }
                 crate::acsl::ACSL_RESULT => match &self.acsl_result {
                     Some(ty) => Ok(Expr::new(ExprKind::Call(Callee::Named(name.to_string()), vec![]), ty.clone(), pos)),
                     None => Err(self.unsupported(span, "ACSL `\\result` of a void function")),
@@ -549,7 +554,10 @@ impl Tr {
         let CType::Pointer(t) = ptr else { return Err(self.error(span, "pointer required")) };
         match &**t {
             CType::Void => Ok(1),
-            t => self.layout().size(t).ok_or_else(|| self.unsupported(span, "pointer arithmetic on a pointer to an incomplete or variable-size type")),
+            t => self
+                .layout()
+                .size(t)
+                .ok_or_else(|| self.unsupported(span, "pointer arithmetic on a pointer to an incomplete or variable-size type")),
         }
     }
 
@@ -657,7 +665,16 @@ impl Tr {
                 let aop = Tr::arith_op(op).ok_or_else(|| self.error(span, "unknown operator"))?;
                 let is_assign = !matches!(
                     op,
-                    B::Multiply | B::Divide | B::Modulo | B::Plus | B::Minus | B::ShiftLeft | B::ShiftRight | B::BitwiseAnd | B::BitwiseXor | B::BitwiseOr
+                    B::Multiply
+                        | B::Divide
+                        | B::Modulo
+                        | B::Plus
+                        | B::Minus
+                        | B::ShiftLeft
+                        | B::ShiftRight
+                        | B::BitwiseAnd
+                        | B::BitwiseXor
+                        | B::BitwiseOr
                 );
                 if !is_assign {
                     return self.arith(aop, a, b, span, pos);
@@ -667,7 +684,11 @@ impl Tr {
                 if ty.is_pointer() && matches!(aop, ArithOp::Add | ArithOp::Sub) && b.ty.is_integer() {
                     let _ = self.pointee_size(&ty, span)?;
                     let b = self.promoted(b);
-                    return Ok(Expr::new(ExprKind::CompoundAssign { op: aop, lv: bx(a), rhs: bx(b), op_ty: ty.clone(), post: false }, ty, pos));
+                    return Ok(Expr::new(
+                        ExprKind::CompoundAssign { op: aop, lv: bx(a), rhs: bx(b), op_ty: ty.clone(), post: false },
+                        ty,
+                        pos,
+                    ));
                 }
                 if !ty.is_arith() || !b.ty.is_arith() {
                     if matches!(a.kind, ExprKind::Unsupported(_)) || matches!(b.kind, ExprKind::Unsupported(_)) {

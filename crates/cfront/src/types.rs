@@ -339,11 +339,7 @@ impl Layout<'_> {
                 DataModel::ILP32 => 4,
                 DataModel::LP64 => 16,
             },
-            CType::Int(IntKind::LongLong | IntKind::ULongLong) | CType::Float(FloatKind::Double)
-                if self.dm == DataModel::ILP32 =>
-            {
-                4
-            }
+            CType::Int(IntKind::LongLong | IntKind::ULongLong) | CType::Float(FloatKind::Double) if self.dm == DataModel::ILP32 => 4,
             t => self.size(t)?,
         })
     }

@@ -136,10 +136,7 @@ enum Command {
 
 fn main() -> ExitCode {
     last_word::catch_solver_crashes();
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_env("TRACERY_LOG"))
-        .with_writer(std::io::stderr)
-        .init();
+    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_env("TRACERY_LOG")).with_writer(std::io::stderr).init();
     let cli = Cli::parse();
     if let Some(Command::Bench(args)) = &cli.command {
         return bench::run(args).unwrap_or_else(|e| {
@@ -350,21 +347,14 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
         }
         "c" | "i" => {
             anyhow::ensure!(file.is_file(), "cannot read {name}: no such file");
-            let opts = cfront::COptions {
-                data_model: cli.data_model,
-                properties,
-                entry: cli.entry.clone(),
-                bitvector,
-            };
+            let opts = cfront::COptions { data_model: cli.data_model, properties, entry: cli.entry.clone(), bitvector };
             Ok(match cfront::translate_file(file, &opts) {
                 Ok(p) => Loaded::Program(p),
                 Err(e) if e.kind == cfront::ErrorKind::Unsupported => Loaded::Unsupported(unsupported(&e.message, &e.pos)),
                 Err(e) => Loaded::Rejected(e.to_string()),
             })
         }
-        _ => Ok(Loaded::Unsupported(format!(
-            "unsupported input `{name}`: Tracery reads C (.c, .i) and Boogie (.bpl) programs"
-        ))),
+        _ => Ok(Loaded::Unsupported(format!("unsupported input `{name}`: Tracery reads C (.c, .i) and Boogie (.bpl) programs"))),
     }
 }
 
@@ -397,4 +387,3 @@ const EXACT_RECHECK_BEFORE_BITVECTORS: Duration = Duration::from_secs(2);
 
 /// Stack size of the engine thread.
 const ENGINE_STACK: usize = 1 << 30;
-

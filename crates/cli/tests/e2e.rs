@@ -12,11 +12,7 @@ struct Run {
 }
 
 fn tracery(args: &[&str], file: &Path) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_tracery"))
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("the tracery binary runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_tracery")).args(args).arg(file).output().expect("the tracery binary runs");
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -108,7 +104,12 @@ fn cell_abstraction_proves_array_loops() {
     for file in &tasks {
         let r = tracery(&["--timeout", "60", "--data-model", "ILP32", "--property", "unreach-call", "--stats"], file);
         assert_eq!(first_line(&r.stdout), "TRUE", "{}: {}", file.display(), r.stdout);
-        assert!(r.stdout.contains("invariant check: passed") && r.stdout.contains("a#q` stands for `a[#q]`"), "{}: {}", file.display(), r.stdout);
+        assert!(
+            r.stdout.contains("invariant check: passed") && r.stdout.contains("a#q` stands for `a[#q]`"),
+            "{}: {}",
+            file.display(),
+            r.stdout
+        );
         assert!(r.stdout.contains("cell_abstraction_proof: true"), "{}: {}", file.display(), r.stdout);
     }
     let r = tracery(&["--timeout", "5", "--property", "unreach-call", "--no-cell-abstraction", "--no-horn"], &own("array-init.c"));
@@ -177,7 +178,11 @@ fn bitvector_semantics_proves_what_integers_over_approximate() {
         assert_eq!(first_line(&r.stdout), "UNKNOWN", "{task}: {}", r.stdout);
         let r = tracery(&["--timeout", "60"], &file);
         assert_eq!(first_line(&r.stdout), want, "{task}: {}", r.stdout);
-        assert!(r.stdout.contains("semantics: bitvector (with integers: feasible error trace uses an over-approximation"), "{task}: {}", r.stdout);
+        assert!(
+            r.stdout.contains("semantics: bitvector (with integers: feasible error trace uses an over-approximation"),
+            "{task}: {}",
+            r.stdout
+        );
     }
     let r = tracery(&bv, &dir.join("bitwiseOrUnsignedMinimal.c"));
     assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);
@@ -471,9 +476,7 @@ fn run_corpus(bench: &Path, dirs: &[&str], exts: &[&str], args: &[&str]) -> Vec<
                 };
                 let mut c = counts.lock().expect("counts");
                 match (verdict, semantic_verdict(&file)) {
-                    (Some(v), Some(e)) if v != e => {
-                        failures.lock().expect("failures").push(format!("WRONG {}: {line}", file.display()))
-                    }
+                    (Some(v), Some(e)) if v != e => failures.lock().expect("failures").push(format!("WRONG {}: {line}", file.display())),
                     (Some(_), _) => c[0] += 1,
                     (None, _) => c[1] += 1,
                 }

@@ -3,9 +3,9 @@
 //! interpolant automata so far), checks it, and either reports it (feasible) or subtracts an
 //! interpolant automaton built from an inductive assertion sequence for it.
 
+use crate::annotation::{self, Proof};
 use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
 use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
-use crate::annotation::{self, Proof};
 use automata::{reachable_in_difference, shortest_in_difference, Emptiness, LazyDfa, Nfa};
 use ir::{Cfg, Label, TransFormula};
 use refine::portfolio::{is_perfect, portfolio, PathProgram};
@@ -68,7 +68,14 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
         Ok(s) => s,
         Err(e) => return (Verdict::unknown(e), None),
     };
-    let shared = Rc::new(RefCell::new(Shared { letters, returns: Default::default(), locals: Default::default(), hoare: HoareChecker::new(hoare), checks: 0, budget }));
+    let shared = Rc::new(RefCell::new(Shared {
+        letters,
+        returns: Default::default(),
+        locals: Default::default(),
+        hoare: HoareChecker::new(hoare),
+        checks: 0,
+        budget,
+    }));
     let solver = trace.as_mut();
     let mut dfas: Vec<PredicateDfa> = vec![];
     let deadline = config.deadline;
@@ -118,16 +125,7 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
             }
             TraceCheck::Infeasible { core } => {
                 let started = Instant::now();
-                let sequences = sequences_for(
-                    config.source,
-                    &trace,
-                    &word,
-                    cfg,
-                    &core,
-                    (solver, interpolator.as_mut()),
-                    &shared,
-                    stats,
-                );
+                let sequences = sequences_for(config.source, &trace, &word, cfg, &core, (solver, interpolator.as_mut()), &shared, stats);
                 stats.time_sequence_ms += started.elapsed().as_millis();
                 let sequences = match sequences {
                     Ok(s) => s,
@@ -142,9 +140,9 @@ pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats
                     }
                 }
                 if dfas.len() == before {
-                    break Verdict::unknown(budget.give_up(
-                        "refinement made no progress: the solver could not show that the new assertions reject the trace",
-                    ));
+                    break Verdict::unknown(
+                        budget.give_up("refinement made no progress: the solver could not show that the new assertions reject the trace"),
+                    );
                 }
             }
         }

@@ -32,7 +32,9 @@ pub fn clauses(cfg: &Cfg) -> Option<Clauses> {
     let preds: Vec<Arc<FuncDecl>> = args
         .iter()
         .enumerate()
-        .map(|(l, a)| Arc::new(FuncDecl { name: format!("inv{l}").into(), domain: a.iter().map(|v| v.sort.clone()).collect(), range: Sort::Bool }))
+        .map(|(l, a)| {
+            Arc::new(FuncDecl { name: format!("inv{l}").into(), domain: a.iter().map(|v| v.sort.clone()).collect(), range: Sort::Bool })
+        })
         .collect();
     let fresh = |v: &Term| Term::fresh(v.var_name().unwrap_or("v"), v.sort.clone());
     let mut clauses = vec![];
@@ -40,7 +42,8 @@ pub fn clauses(cfg: &Cfg) -> Option<Clauses> {
     clauses.push(forall(&entry_args, &apply(&preds[cfg.entry], &entry_args)));
     for (e, tf) in cfg.edges.iter().zip(&formulas) {
         let mut ins: BTreeMap<Term, Term> = BTreeMap::new();
-        let mut instance = |v: &Term| ins.entry(v.clone()).or_insert_with(|| tf.in_vars.get(v).cloned().unwrap_or_else(|| fresh(v))).clone();
+        let mut instance =
+            |v: &Term| ins.entry(v.clone()).or_insert_with(|| tf.in_vars.get(v).cloned().unwrap_or_else(|| fresh(v))).clone();
         let pre: Vec<Term> = args[e.src].iter().map(&mut instance).collect();
         let post: Vec<Term> = args[e.dst].iter().map(|v| tf.out_vars.get(v).cloned().unwrap_or_else(|| instance(v))).collect();
         let body = and(&[apply(&preds[e.src], &pre), tf.formula.clone()]);
@@ -77,7 +80,5 @@ pub fn annotation(cfg: &Cfg, timeout_ms: u64) -> Result<Option<Vec<Term>>, Strin
     let c = clauses(cfg).ok_or("the CFG has call edges")?;
     let queries: Vec<Term> = c.preds.iter().zip(&c.args).map(|(p, a)| apply(p, a)).collect();
     let model = smt::z3backend::solve_horn(&c.clauses, &queries, timeout_ms).map_err(|e| e.to_string())?;
-    Ok(model.map(|inv| {
-        inv.into_iter().enumerate().map(|(l, t)| if cfg.locs[l].error.is_some() { ff() } else { t }).collect()
-    }))
+    Ok(model.map(|inv| inv.into_iter().enumerate().map(|(l, t)| if cfg.locs[l].error.is_some() { ff() } else { t }).collect()))
 }

@@ -28,7 +28,11 @@ pub fn annotation(cfg: &Cfg, candidates: &[Term], deadline: Option<Instant>) -> 
     candidates.iter().for_each(|c| tracing::trace!("candidate {c}"));
     let inv = h.fixpoint(candidates)?;
     let needed = h.needed(&inv)?;
-    tracing::debug!("Houdini: {} candidates kept, {} needed", inv.iter().map(Vec::len).sum::<usize>(), needed.iter().map(BTreeSet::len).sum::<usize>());
+    tracing::debug!(
+        "Houdini: {} candidates kept, {} needed",
+        inv.iter().map(Vec::len).sum::<usize>(),
+        needed.iter().map(BTreeSet::len).sum::<usize>()
+    );
     Some(
         needed
             .iter()
@@ -88,7 +92,8 @@ impl Houdini<'_> {
                     SatResult::Sat => {
                         let model = self.solver.model(&posts);
                         // A candidate the model does not evaluate counts as false.
-                        let keep: Vec<bool> = posts.iter().map(|p| model.as_ref().is_ok_and(|m| m.get(p).is_some_and(Term::is_true))).collect();
+                        let keep: Vec<bool> =
+                            posts.iter().map(|p| model.as_ref().is_ok_and(|m| m.get(p).is_some_and(Term::is_true))).collect();
                         if keep.iter().all(|&k| k) {
                             return None;
                         }
@@ -100,12 +105,8 @@ impl Houdini<'_> {
                             return None;
                         }
                         // Too hard at once: keep the candidates the step keeps one by one.
-                        let keep: Vec<bool> = posts
-                            .iter()
-                            .map(|p| {
-                                self.check(&[&pre_step, &not(p)], &[], SINGLE_QUERY_MS) == SatResult::Unsat
-                            })
-                            .collect();
+                        let keep: Vec<bool> =
+                            posts.iter().map(|p| self.check(&[&pre_step, &not(p)], &[], SINGLE_QUERY_MS) == SatResult::Unsat).collect();
                         if keep.iter().all(|&k| k) {
                             break;
                         }

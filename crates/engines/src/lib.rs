@@ -3,9 +3,9 @@
 
 pub mod annotation;
 pub mod automizer;
+mod cex;
 pub mod chc;
 pub mod houdini;
-mod cex;
 pub mod nested;
 mod predicate_dfa;
 
@@ -303,12 +303,11 @@ fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -
     let left = |share: u32| config.deadline.map_or(HORN_LIMIT, |d| d.saturating_duration_since(Instant::now()) / share);
     if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
         let encoded = encode(&cells, config);
-        let proof = horn_proof(entry, &encoded, left(CELLS_SHARE).min(CELLS_HORN_LIMIT), config)
-            .or_else(|| {
-                let proof = houdini_proof(entry, &encoded, &ir::cell_candidates(&cells), left(CELLS_SHARE), config);
-                stats.houdini_proof = proof.is_some();
-                proof
-            });
+        let proof = horn_proof(entry, &encoded, left(CELLS_SHARE).min(CELLS_HORN_LIMIT), config).or_else(|| {
+            let proof = houdini_proof(entry, &encoded, &ir::cell_candidates(&cells), left(CELLS_SHARE), config);
+            stats.houdini_proof = proof.is_some();
+            proof
+        });
         if let Some(proof) = proof {
             stats.cell_abstraction_proof = true;
             return (Verdict::Safe, Some(proof));

@@ -12,14 +12,12 @@ use crate::automizer::{timed, Solvers};
 use crate::cex;
 use crate::predicate_dfa::{PredicateDfa, QueryBudget, Shared};
 use crate::{CexStep, Config, Counterexample, Stats, Unknown, Verdict};
-use automata::{
-    nested_reachable_in_difference, nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, NestedReach, Nwa,
-};
+use automata::{nested_reachable_in_difference, nested_word_in_difference, LazyDfa, LazyDnwa, NestedEmptiness, NestedReach, Nwa};
 use ir::{Block, Cfg, Edge, Label, NestedProgram, ReturnLetter, Stmt, TransFormula};
 use refine::farkas::farkas_nested_sequence;
+use refine::hoare::check_triple;
 use refine::nested::{newton_nested, weaken_nested, Nesting, StepKind};
 use refine::newton::Transformer;
-use refine::hoare::check_triple;
 use refine::{check_scoped_trace, count_quantified, HoareChecker, RefineError, Sequence, Source, TraceCheck, Validity};
 use smt::build::and;
 use smt::simplify::simplify;
@@ -101,8 +99,7 @@ fn build(np: &NestedProgram, config: &Config) -> Result<Program, String> {
                     letters.push(LetterInfo::new(s.clone(), Kind::Internal, e, k));
                 }
                 Label::Call(call) => {
-                    let &(entry, exit) =
-                        bounds.get(call.callee.as_str()).ok_or_else(|| format!("call of {} has no CFG", call.callee))?;
+                    let &(entry, exit) = bounds.get(call.callee.as_str()).ok_or_else(|| format!("call of {} has no CFG", call.callee))?;
                     let stmt = np.call_stmt(call).map_err(|e| e.to_string())?;
                     let ret = np.return_letter(call).map_err(|e| e.to_string())?;
                     let (cl, rl) = (letters.len(), letters.len() + 1);
@@ -124,11 +121,7 @@ fn nesting_of(p: &Program, word: &[usize], globals: &BTreeSet<Term>, locals: &BT
 }
 
 /// The nesting of a sequence of steps of these kinds.
-fn nesting_of_kinds<'k>(
-    kinds: impl Iterator<Item = &'k Kind>,
-    globals: &BTreeSet<Term>,
-    locals: &BTreeSet<Term>,
-) -> Nesting {
+fn nesting_of_kinds<'k>(kinds: impl Iterator<Item = &'k Kind>, globals: &BTreeSet<Term>, locals: &BTreeSet<Term>) -> Nesting {
     let mut stack = vec![];
     let mut steps = vec![];
     for (i, kind) in kinds.enumerate() {

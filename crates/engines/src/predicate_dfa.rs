@@ -75,7 +75,14 @@ impl PredicateDfa {
                 preds.push(p.clone());
             }
         }
-        PredicateDfa { preds, states: vec![], index: HashMap::new(), transitions: HashMap::new(), return_transitions: HashMap::new(), shared }
+        PredicateDfa {
+            preds,
+            states: vec![],
+            index: HashMap::new(),
+            transitions: HashMap::new(),
+            return_transitions: HashMap::new(),
+            shared,
+        }
     }
 
     /// Number of determinized states built so far.

@@ -117,7 +117,8 @@ impl Found {
         self.bounds.insert(int(0));
         let q = distinguished_index();
         // Wrap-around terms (`4·n mod 2^64 div 4`) make queries hard and invariants unreadable.
-        let usable = |t: &Term| free_vars(t).iter().all(|v| !is_ghost(v)) && !t.any_subterm(|s| matches!(s.op(), Some(Op::Mod | Op::IntDiv)));
+        let usable =
+            |t: &Term| free_vars(t).iter().all(|v| !is_ghost(v)) && !t.any_subterm(|s| matches!(s.op(), Some(Op::Mod | Op::IntDiv)));
         let bounds: Vec<&Term> = self.bounds.iter().filter(|b| usable(b) && !free_vars(b).contains(&q)).collect();
         let atoms = self.atoms.iter().map(simplify).filter(|a| usable(a) && !a.is_true() && !a.is_false());
         let (cell, plain): (Vec<Term>, Vec<Term>) = atoms.partition(mentions_cell);

@@ -51,9 +51,7 @@ impl ViolationKind {
     /// The SV-COMP property this violation belongs to (printed as `FALSE(<property>)`).
     pub fn property(self) -> &'static str {
         match self {
-            ViolationKind::Assert | ViolationKind::LoopInvariant | ViolationKind::Requires | ViolationKind::Ensures => {
-                "unreach-call"
-            }
+            ViolationKind::Assert | ViolationKind::LoopInvariant | ViolationKind::Requires | ViolationKind::Ensures => "unreach-call",
             ViolationKind::ErrorCall => "unreach-call",
             ViolationKind::Overflow => "no-overflow",
             ViolationKind::DivByZero => "div-by-zero",

@@ -50,8 +50,7 @@ pub(crate) fn prepare_keeping(program: &Program, entry: &str, keep: BTreeSet<Str
     let init = inl.cfg.add_loc(format!("{entry}.init"), proc.pos.clone());
     inl.cfg.entry = init;
     let after_init = inl.cfg.add_loc(format!("{entry}.start"), proc.pos.clone());
-    let snapshot: Vec<(Term, Term)> =
-        program.globals.iter().map(|g| (old_var(g), g.clone())).filter(|(o, _)| mentions(proc, o)).collect();
+    let snapshot: Vec<(Term, Term)> = program.globals.iter().map(|g| (old_var(g), g.clone())).filter(|(o, _)| mentions(proc, o)).collect();
     let mut assumptions = program.axioms.clone();
     assumptions.extend(proc.requires.iter().map(|r| r.formula.clone()));
     let mut init_stmts = vec![];
@@ -164,11 +163,7 @@ impl<'a> Inliner<'a> {
     }
 
     fn expand_call(&mut self, src: LocId, dst: LocId, call: &Call, pos: Option<SourcePos>) -> Result<(), PrepareError> {
-        let callee = self
-            .program
-            .procedures
-            .get(&call.callee)
-            .ok_or_else(|| PrepareError::UnknownProcedure(call.callee.clone()))?;
+        let callee = self.program.procedures.get(&call.callee).ok_or_else(|| PrepareError::UnknownProcedure(call.callee.clone()))?;
         if callee.params.len() != call.args.len() || callee.rets.len() != call.rets.len() {
             return Err(PrepareError::Arity {
                 callee: callee.name.clone(),
@@ -182,8 +177,7 @@ impl<'a> Inliner<'a> {
         for v in callee.params.iter().chain(&callee.rets).chain(&callee.locals) {
             map.insert(v.clone(), fresh(v));
         }
-        let mut entry_assign: Vec<(Term, Term)> =
-            callee.params.iter().zip(&call.args).map(|(p, a)| (map[p].clone(), a.clone())).collect();
+        let mut entry_assign: Vec<(Term, Term)> = callee.params.iter().zip(&call.args).map(|(p, a)| (map[p].clone(), a.clone())).collect();
         for g in &self.program.globals {
             let o = old_var(g);
             if mentions(callee, &o) {
@@ -197,18 +191,13 @@ impl<'a> Inliner<'a> {
         self.cfg.add_stmt(src, start, Stmt::Assign(entry_assign), pos.clone());
         self.check_requires(start, &callee.requires, &map, &pos);
         let requires = and(&callee.requires.iter().map(|r| substitute(&r.formula, &map)).collect::<Vec<_>>());
-        let ret_assign: Vec<(Term, Term)> =
-            call.rets.iter().zip(&callee.rets).map(|(lhs, r)| (lhs.clone(), map[r].clone())).collect();
+        let ret_assign: Vec<(Term, Term)> = call.rets.iter().zip(&callee.rets).map(|(lhs, r)| (lhs.clone(), map[r].clone())).collect();
         let ret_stmt = if ret_assign.is_empty() { Stmt::Assume(tt()) } else { Stmt::Assign(ret_assign) };
         if callee.body.is_some() && !recursive {
             let (b_entry, b_exit) = self.copy_body(callee, &map)?;
             let mut havoc: Vec<Term> = callee.rets.iter().chain(&callee.locals).map(|v| map[v].clone()).collect();
             havoc.dedup();
-            let enter = if havoc.is_empty() {
-                Stmt::Assume(requires)
-            } else {
-                Stmt::Seq(vec![Stmt::Assume(requires), Stmt::Havoc(havoc)])
-            };
+            let enter = if havoc.is_empty() { Stmt::Assume(requires) } else { Stmt::Seq(vec![Stmt::Assume(requires), Stmt::Havoc(havoc)]) };
             self.cfg.add_stmt(start, b_entry, enter, pos.clone());
             self.cfg.add_stmt(b_exit, dst, ret_stmt, pos);
         } else {

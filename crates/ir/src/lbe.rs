@@ -4,9 +4,9 @@
 //! would need a self-loop composition.
 
 use crate::cfg::{Block, Cfg, Edge, Label, LocId};
-use std::sync::Arc;
 use crate::stmt::Stmt;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// Bound on `in × out` edges for removing a location (keeps the encoding from exploding).
 const MAX_PRODUCT: usize = 4;
@@ -22,8 +22,7 @@ pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
     // Loop heads go last, so that the location a loop keeps is its head (where invariants
     // are reported) whenever the rest of the loop can be composed away.
     let heads: BTreeSet<LocId> = cfg.loop_heads().into_iter().collect();
-    let (others, heads): (Vec<LocId>, Vec<LocId>) =
-        (0..cfg.locs.len()).filter(|&l| !keep(l)).partition(|l| !heads.contains(l));
+    let (others, heads): (Vec<LocId>, Vec<LocId>) = (0..cfg.locs.len()).filter(|&l| !keep(l)).partition(|l| !heads.contains(l));
     loop {
         let mut changed = merge_parallel(&mut g);
         changed |= remove_locations(&mut g, &others);
@@ -131,7 +130,8 @@ fn compose(a: &Edge, b: &Edge) -> Option<Edge> {
             x => blocks.push(x),
         }
     }
-    let mut e = Edge::new(a.src, b.dst, Label::Stmt(stmt), a.pos.clone().or_else(|| b.pos.clone()), join_reasons(&a.overapprox, &b.overapprox));
+    let mut e =
+        Edge::new(a.src, b.dst, Label::Stmt(stmt), a.pos.clone().or_else(|| b.pos.clone()), join_reasons(&a.overapprox, &b.overapprox));
     e.block = Some(Arc::new(Block::Seq(blocks)));
     Some(e)
 }

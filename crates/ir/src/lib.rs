@@ -12,17 +12,17 @@ pub mod print_c;
 pub mod stmt;
 
 pub use cfg::{
-    old_name, old_var, Block, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Nondet, Procedure, Program, SourcePos, Spec,
-    Violation, ViolationKind,
+    old_name, old_var, Block, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Nondet, Procedure, Program, SourcePos, Spec, Violation,
+    ViolationKind,
 };
 pub use stmt::{Stmt, TransFormula};
 pub mod inline;
 pub mod lbe;
 pub mod nested;
 
-pub use inline::{prepare, PrepareError};
 pub use accel::accelerate;
 pub use cell_templates::cell_candidates;
 pub use cells::cell_abstraction;
+pub use inline::{prepare, PrepareError};
 pub use lbe::large_block_encoding;
 pub use nested::{prepare_nested, NestedProgram, ReturnLetter};

@@ -130,14 +130,7 @@ pub fn prepare_nested(program: &Program, entry: &str) -> Result<Option<NestedPro
         procedures.insert(name.clone(), inl.cfg);
         frames.insert(
             name.clone(),
-            Frame {
-                params: proc.params.clone(),
-                rets: proc.rets.clone(),
-                locals: proc.locals.clone(),
-                olds,
-                assigned,
-                body_assigned,
-            },
+            Frame { params: proc.params.clone(), rets: proc.rets.clone(), locals: proc.locals.clone(), olds, assigned, body_assigned },
         );
     }
     let globals: BTreeSet<Term> = program.globals.iter().chain(&program.consts).cloned().collect();

@@ -104,10 +104,7 @@ fn real_lit(n: &num_bigint::BigInt, d: &num_bigint::BigInt) -> (String, u8) {
 }
 
 fn bound_vars(vars: &[Term]) -> String {
-    vars.iter()
-        .map(|v| format!("{}: {}", v.var_name().unwrap_or("?"), sort_to_boogie(&v.sort)))
-        .collect::<Vec<_>>()
-        .join(", ")
+    vars.iter().map(|v| format!("{}: {}", v.var_name().unwrap_or("?"), sort_to_boogie(&v.sort))).collect::<Vec<_>>().join(", ")
 }
 
 fn expr_prec(t: &Term) -> (String, u8) {
@@ -132,10 +129,7 @@ fn expr_prec(t: &Term) -> (String, u8) {
             Op::And => join_op(t, "&&", P_LOGIC),
             Op::Or => join_op(t, "||", P_LOGIC),
             Op::Implies => (format!("{} ==> {}", expr(&a(0), P_IMP + 1), expr(&a(1), P_IMP)), P_IMP),
-            Op::Ite => (
-                format!("(if {} then {} else {})", expr(&a(0), 0), expr(&a(1), 0), expr(&a(2), 0)),
-                P_ATOM,
-            ),
+            Op::Ite => (format!("(if {} then {} else {})", expr(&a(0), 0), expr(&a(1), 0), expr(&a(2), 0)), P_ATOM),
             Op::Eq if t.args.len() == 2 && a(0).sort == Sort::Bool => {
                 (format!("{} <==> {}", expr(&a(0), P_IFF + 1), expr(&a(1), P_IFF + 1)), P_IFF)
             }
@@ -187,9 +181,7 @@ fn expr_prec(t: &Term) -> (String, u8) {
             Op::ToReal => (format!("real({})", expr(&a(0), 0)), P_ATOM),
             Op::ToInt => (format!("int({})", expr(&a(0), 0)), P_ATOM),
             Op::Select => (format!("{}[{}]", expr(&a(0), P_ATOM), expr(&a(1), 0)), P_ATOM),
-            Op::Store => {
-                (format!("{}[{} := {}]", expr(&a(0), P_ATOM), expr(&a(1), 0), expr(&a(2), 0)), P_ATOM)
-            }
+            Op::Store => (format!("{}[{} := {}]", expr(&a(0), P_ATOM), expr(&a(1), 0), expr(&a(2), 0)), P_ATOM),
             Op::ConstArray(s) => {
                 let idx = match s {
                     Sort::Array(i, _) => sort_to_boogie(i),
@@ -349,10 +341,7 @@ pub fn cfg_to_boogie(name: &str, cfg: &Cfg) -> String {
 }
 
 fn typed(vs: &[Term]) -> String {
-    vs.iter()
-        .map(|v| format!("{}: {}", v.var_name().unwrap_or("?"), sort_to_boogie(&v.sort)))
-        .collect::<Vec<_>>()
-        .join(", ")
+    vs.iter().map(|v| format!("{}: {}", v.var_name().unwrap_or("?"), sort_to_boogie(&v.sort))).collect::<Vec<_>>().join(", ")
 }
 
 fn collect_uninterpreted(s: &Sort, out: &mut BTreeSet<String>) {

@@ -110,7 +110,8 @@ mod tests {
     fn prints_floats_where_c_means_the_same() {
         let (x, y) = (Term::var("x", Sort::Float(8, 24)), Term::var("y", Sort::Float(8, 24)));
         let two = fp::from_f64(2.0, 8, 24).unwrap();
-        let f = and(&[not(&fp::bin(FpOp::Eq, &y, &two)), fp::bin(FpOp::Leq, &fp::from_f64(0.0, 8, 24).unwrap(), &fp::bin(FpOp::Add, &x, &y))]);
+        let f =
+            and(&[not(&fp::bin(FpOp::Eq, &y, &two)), fp::bin(FpOp::Leq, &fp::from_f64(0.0, 8, 24).unwrap(), &fp::bin(FpOp::Add, &x, &y))]);
         let c = term_to_c(&f).unwrap();
         assert!(c.contains("!(y == 2.0f)") && c.contains("(0.0f <= (x + y))") && c.contains(" && "), "{c}");
         let d = fp::app(FpOp::FromFloat(11, 53), &[x.clone()]);

@@ -55,8 +55,7 @@ impl TransFormula {
                 in_vars.insert(v.clone(), v);
             }
         }
-        let mut out_vars: BTreeMap<Term, Term> =
-            in_vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut out_vars: BTreeMap<Term, Term> = in_vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let mut conj = Vec::new();
         for (x, e) in pairs {
             let fresh = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
@@ -68,8 +67,7 @@ impl TransFormula {
 
     /// Havoc of the given variables.
     pub fn havoc(vars: &[Term]) -> TransFormula {
-        let out_vars =
-            vars.iter().map(|x| (x.clone(), Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone()))).collect();
+        let out_vars = vars.iter().map(|x| (x.clone(), Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone()))).collect();
         TransFormula { formula: tt(), in_vars: BTreeMap::new(), out_vars, aux_vars: BTreeSet::new() }
     }
 
@@ -88,9 +86,7 @@ impl TransFormula {
     pub fn fresh_copy(&self) -> TransFormula {
         let mut map = HashMap::new();
         let rename = |t: &Term, map: &mut HashMap<Term, Term>| -> Term {
-            map.entry(t.clone())
-                .or_insert_with(|| Term::fresh(t.var_name().unwrap_or("v"), t.sort.clone()))
-                .clone()
+            map.entry(t.clone()).or_insert_with(|| Term::fresh(t.var_name().unwrap_or("v"), t.sort.clone())).clone()
         };
         let in_vars = self.in_vars.iter().map(|(k, v)| (k.clone(), rename(v, &mut map))).collect();
         let out_vars = self.out_vars.iter().map(|(k, v)| (k.clone(), rename(v, &mut map))).collect();
@@ -142,11 +138,7 @@ impl TransFormula {
         }
         let changed: BTreeSet<Term> = copies.iter().flat_map(|c| c.assigned_vars()).collect();
         for x in &mentioned {
-            let o = if changed.contains(x) {
-                Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone())
-            } else {
-                in_vars[x].clone()
-            };
+            let o = if changed.contains(x) { Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone()) } else { in_vars[x].clone() };
             out_vars.insert(x.clone(), o);
         }
         let mut disj = Vec::new();
@@ -196,9 +188,7 @@ impl Stmt {
                 }
                 tf
             }
-            Stmt::Choice(branches) => {
-                TransFormula::choice(&branches.iter().map(|b| b.trans_formula()).collect::<Vec<_>>())
-            }
+            Stmt::Choice(branches) => TransFormula::choice(&branches.iter().map(|b| b.trans_formula()).collect::<Vec<_>>()),
         }
     }
 }

@@ -64,10 +64,7 @@ fn choice_keeps_untouched_variables_in_each_branch() {
     let s = Stmt::Choice(vec![Stmt::Assign(vec![(x(), int(5))]), Stmt::Assume(gt(&y(), &int(0)))]);
     let tf = s.trans_formula();
     let (rel, [x0, y0, x1, y1]) = xy_relation(&tf);
-    let expected = or(&[
-        and(&[eq(&x1, &int(5)), eq(&y1, &y0)]),
-        and(&[gt(&y0, &int(0)), eq(&x1, &x0), eq(&y1, &y0)]),
-    ]);
+    let expected = or(&[and(&[eq(&x1, &int(5)), eq(&y1, &y0)]), and(&[gt(&y0, &int(0)), eq(&x1, &x0), eq(&y1, &y0)])]);
     assert!(equivalent(&rel, &expected), "{rel}");
 }
 
@@ -97,17 +94,7 @@ fn large_blocks_keep_entry_exit_and_loop_heads_only() {
 }
 
 fn proc_with(name: &str, params: Vec<Term>, rets: Vec<Term>, body: Option<Cfg>) -> Procedure {
-    Procedure {
-        name: name.into(),
-        params,
-        rets,
-        locals: vec![],
-        modifies: vec![],
-        requires: vec![],
-        ensures: vec![],
-        body,
-        pos: None,
-    }
+    Procedure { name: name.into(), params, rets, locals: vec![], modifies: vec![], requires: vec![], ensures: vec![], body, pos: None }
 }
 
 /// `main` calls `f` (recursive); `f`'s body calls itself. Inlining expands `main`'s call once,
@@ -170,10 +157,7 @@ fn self_loop(body: Stmt) -> Cfg {
 #[test]
 fn accelerated_translation_is_every_number_of_iterations() {
     // while (x < 10 && y > 0) x := x + 3;
-    let body = Stmt::Seq(vec![
-        Stmt::Assume(and(&[lt(&x(), &int(10)), gt(&y(), &int(0))])),
-        Stmt::Assign(vec![(x(), add(&[x(), int(3)]))]),
-    ]);
+    let body = Stmt::Seq(vec![Stmt::Assume(and(&[lt(&x(), &int(10)), gt(&y(), &int(0))])), Stmt::Assign(vec![(x(), add(&[x(), int(3)]))])]);
     let cfg = ir::accelerate(&self_loop(body.clone()));
     assert_eq!(cfg.edges.len(), 2);
     let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
@@ -199,10 +183,7 @@ fn accelerated_translation_is_every_number_of_iterations() {
 
 #[test]
 fn only_guarded_translations_are_accelerated() {
-    let not_convex = Stmt::Seq(vec![
-        Stmt::Assume(not(&eq(&x(), &int(10)))),
-        Stmt::Assign(vec![(x(), add(&[x(), int(1)]))]),
-    ]);
+    let not_convex = Stmt::Seq(vec![Stmt::Assume(not(&eq(&x(), &int(10)))), Stmt::Assign(vec![(x(), add(&[x(), int(1)]))])]);
     let doubling = Stmt::Seq(vec![Stmt::Assume(lt(&x(), &int(10))), Stmt::Assign(vec![(x(), mul(&[int(2), x()]))])]);
     let reset = Stmt::Assign(vec![(x(), int(0))]);
     for body in [not_convex, doubling, reset] {
@@ -221,10 +202,8 @@ fn each_path_through_a_branching_body_is_accelerated_on_its_own() {
     // while (x < 10) { if (*) { x := x + 1; } else { x := x + 2; y := y + 1; } }, after large blocks.
     let mut cfg = self_loop(Stmt::Seq(vec![Stmt::Assume(lt(&x(), &int(10))), Stmt::Assign(vec![(x(), add(&[x(), int(1)]))])]));
     let h = cfg.entry;
-    let second = Stmt::Seq(vec![
-        Stmt::Assume(lt(&x(), &int(10))),
-        Stmt::Assign(vec![(x(), add(&[x(), int(2)])), (y(), add(&[y(), int(1)]))]),
-    ]);
+    let second =
+        Stmt::Seq(vec![Stmt::Assume(lt(&x(), &int(10))), Stmt::Assign(vec![(x(), add(&[x(), int(2)])), (y(), add(&[y(), int(1)]))])]);
     cfg.add_stmt(h, h, second, None);
     let lbe = ir::large_block_encoding(&cfg);
     assert_eq!(lbe.edges.len(), 1, "{:?}", lbe.edges);

@@ -385,7 +385,13 @@ impl RowSum {
 /// The sequence interpolants `I_0 = true, .., I_n = false` from Farkas multipliers, `I_k` the
 /// sum of `summands[k]`; both strengths are inductive on a flat trace (the weakest by the dual
 /// argument on the suffixes), the strongest also on a nested one.
-fn interpolants(s: &Ssa, rows: &[Row], lambda: &[BigRational], summands: &[Vec<Summand>], strength: Strength) -> Result<Vec<Term>, RefineError> {
+fn interpolants(
+    s: &Ssa,
+    rows: &[Row],
+    lambda: &[BigRational],
+    summands: &[Vec<Summand>],
+    strength: Strength,
+) -> Result<Vec<Term>, RefineError> {
     let n = summands.len() - 1;
     let mut of_step = vec![RowSum::default(); n];
     let mut total = RowSum::default();
@@ -435,11 +441,7 @@ const MAX_CASES: usize = 16;
 /// which is inductive for the original trace (each case's triple holds for its disjunct).
 /// `NotApplicable` if a core step is not linear, there are too many cases, or the rational
 /// relaxation is satisfiable.
-pub fn farkas_sequence(
-    trace: &[TransFormula],
-    core: &BTreeSet<usize>,
-    solver: &mut dyn Solver,
-) -> Result<Vec<Term>, RefineError> {
+pub fn farkas_sequence(trace: &[TransFormula], core: &BTreeSet<usize>, solver: &mut dyn Solver) -> Result<Vec<Term>, RefineError> {
     farkas_sequence_of(trace, core, solver, Strength::Strongest)
 }
 
@@ -575,8 +577,7 @@ fn tighten_integer_row(r: &mut Row) {
         return;
     }
     let den = r.coeffs.values().fold(BigInt::one(), |acc, c| lcm(&acc, c.denom()));
-    let scaled: Vec<BigInt> =
-        r.coeffs.values().map(|c| (c * BigRational::from_integer(den.clone())).to_integer()).collect();
+    let scaled: Vec<BigInt> = r.coeffs.values().map(|c| (c * BigRational::from_integer(den.clone())).to_integer()).collect();
     let g = scaled.iter().fold(BigInt::zero(), |acc, c| gcd(&acc, c));
     if g.is_zero() {
         return;
@@ -640,7 +641,10 @@ mod tests {
         // 0 ≤ x and x ≤ 9: -x ≤ 0 and x ≤ 9
         assert_eq!(rows.len(), 2);
         assert!(rows.iter().all(|r| !r.strict && r.coeffs.len() == 1));
-        assert_eq!(rows.iter().map(|r| r.bound.clone()).collect::<Vec<_>>(), vec![BigRational::zero(), BigRational::from_integer(9.into())]);
+        assert_eq!(
+            rows.iter().map(|r| r.bound.clone()).collect::<Vec<_>>(),
+            vec![BigRational::zero(), BigRational::from_integer(9.into())]
+        );
     }
 
     #[test]
@@ -685,9 +689,6 @@ mod tests {
         assert_eq!(build_atom(&c, &BigRational::from_integer(3.into()), true), le(&x(), &int(1)));
         c.insert(y(), BigRational::from_integer((-4).into()));
         // 2x - 4y ≤ 5 ⇔ x ≤ 2y + 2
-        assert_eq!(
-            build_atom(&c, &BigRational::from_integer(5.into()), false),
-            le(&x(), &add(&[mul(&[int(2), y()]), int(2)]))
-        );
+        assert_eq!(build_atom(&c, &BigRational::from_integer(5.into()), false), le(&x(), &add(&[mul(&[int(2), y()]), int(2)])));
     }
 }

@@ -73,17 +73,14 @@ pub fn triple_query(pre: &Term, tf: &TransFormula, post: &Term) -> Term {
 /// Formulas over the variables before the step `tf`, `pre[in]`, and after it, `post[out]`,
 /// for `pre[in] ∧ tf.formula ∧ post[out]`.
 pub fn step_instances(pres: &[Term], tf: &TransFormula, posts: &[Term]) -> (Vec<Term>, Vec<Term>) {
-    let instances: BTreeSet<Term> =
-        tf.in_vars.values().chain(tf.out_vars.values()).chain(tf.aux_vars.iter()).cloned().collect();
+    let instances: BTreeSet<Term> = tf.in_vars.values().chain(tf.out_vars.values()).chain(tf.aux_vars.iter()).cloned().collect();
     let vars: BTreeSet<Term> = pres.iter().chain(posts).flat_map(free_vars).collect();
     let mut in_map: HashMap<Term, Term> = HashMap::new();
     let mut out_map: HashMap<Term, Term> = HashMap::new();
     for x in &vars {
         let i = match tf.in_vars.get(x) {
             Some(i) => i.clone(),
-            None if instances.contains(x) || tf.out_vars.contains_key(x) => {
-                Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone())
-            }
+            None if instances.contains(x) || tf.out_vars.contains_key(x) => Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone()),
             None => x.clone(),
         };
         let o = tf.out_vars.get(x).cloned().unwrap_or_else(|| i.clone());

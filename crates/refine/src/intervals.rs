@@ -151,7 +151,11 @@ fn path_invariants(trace: &[TransFormula], path: &PathProgram) -> Result<BTreeMa
                     let j = join(o, &post);
                     let n = updates.entry(dst).or_default();
                     *n += 1;
-                    if *n > WIDEN_AFTER { widen(o, &j, &thresholds) } else { j }
+                    if *n > WIDEN_AFTER {
+                        widen(o, &j, &thresholds)
+                    } else {
+                        j
+                    }
                 }
             };
             if old.as_ref() != Some(&joined) {
@@ -476,11 +480,7 @@ mod tests {
         let y = Term::var("y", Sort::Int);
         let mut env = Env::new();
         // 0 <= x <= 5 ∧ (y = x + 1 ∨ y = x + 3)  ⊢  1 <= y <= 8
-        let f = and(&[
-            le(&int(0), &x()),
-            le(&x(), &int(5)),
-            or(&[eq(&y, &add(&[x(), int(1)])), eq(&y, &add(&[x(), int(3)]))]),
-        ]);
+        let f = and(&[le(&int(0), &x()), le(&x(), &int(5)), or(&[eq(&y, &add(&[x(), int(1)])), eq(&y, &add(&[x(), int(3)]))])]);
         assert!(propagate(&mut env, &f, &mut PROPAGATION_FUEL.clone()));
         let r = &env[&y];
         assert_eq!((r.lo.clone(), r.hi.clone()), (Some(BigRational::from_integer(1.into())), Some(BigRational::from_integer(8.into()))));

@@ -177,13 +177,13 @@ pub fn assertion_sequence_with(
     }
     let attempt = match (source, interpolator) {
         (Source::CraigSmtLib, None) => Err(RefineError::NotApplicable("no interpolating solver".into())),
-        (Source::CraigSmtLib, Some(itp)) => craig_smtlib::smtlib_sequence(trace, core, itp).and_then(|preds| {
-            match check_inductive(&preds, trace, solver) {
+        (Source::CraigSmtLib, Some(itp)) => {
+            craig_smtlib::smtlib_sequence(trace, core, itp).and_then(|preds| match check_inductive(&preds, trace, solver) {
                 Some(true) => Ok(preds),
                 Some(false) => Err(RefineError::NotApplicable(format!("{} gave a non-inductive sequence", itp.command()))),
                 None => Err(RefineError::NotApplicable("the inductivity of the interpolants is undecided".into())),
-            }
-        }),
+            })
+        }
         (Source::Intervals, _) => match path {
             Some(path) => intervals::interval_sequence(trace, path),
             None => Err(RefineError::NotApplicable("intervals need the trace's path program".into())),

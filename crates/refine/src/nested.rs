@@ -25,7 +25,10 @@ pub enum StepKind {
     Internal,
     Call,
     /// A return and the index of its matching call.
-    Return { call: usize, letter: ReturnLetter },
+    Return {
+        call: usize,
+        letter: ReturnLetter,
+    },
 }
 
 /// The nesting of a trace.
@@ -126,7 +129,19 @@ pub fn newton_nested(
         preds.push(simplify(&post));
     }
     let name = format!("{} (nested)", opts.name());
-    tracing::trace!("{name}: {:?} {:?}", nesting.kinds.iter().map(|k| match k { StepKind::Internal => "i".to_string(), StepKind::Call => "c".into(), StepKind::Return { call, .. } => format!("r{call}") }).collect::<Vec<_>>(), preds.iter().map(|p| p.to_string()).collect::<Vec<_>>());
+    tracing::trace!(
+        "{name}: {:?} {:?}",
+        nesting
+            .kinds
+            .iter()
+            .map(|k| match k {
+                StepKind::Internal => "i".to_string(),
+                StepKind::Call => "c".into(),
+                StepKind::Return { call, .. } => format!("r{call}"),
+            })
+            .collect::<Vec<_>>(),
+        preds.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+    );
     if let Some(live) = &live {
         tracing::trace!("live: {:?}", live);
     }
@@ -179,12 +194,7 @@ fn wp_nested(steps: &[TransFormula], nesting: &Nesting, name: &str, solver: &mut
 }
 
 /// Whether `preds` is a nested inductive sequence for the trace (`None`: undecided).
-pub fn check_inductive_nested(
-    preds: &[Term],
-    trace: &[TransFormula],
-    nesting: &Nesting,
-    solver: &mut dyn Solver,
-) -> Option<bool> {
+pub fn check_inductive_nested(preds: &[Term], trace: &[TransFormula], nesting: &Nesting, solver: &mut dyn Solver) -> Option<bool> {
     if preds.len() != trace.len() + 1 || !preds[0].is_true() || !preds[trace.len()].is_false() {
         return Some(false);
     }

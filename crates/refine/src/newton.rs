@@ -105,8 +105,7 @@ pub fn past_live(trace: &[TransFormula]) -> Vec<BTreeSet<Term>> {
 /// then may the value after the step differ freely, which the universal projection relies on.
 fn related_and_havocked(tf: &TransFormula) -> (BTreeSet<Term>, BTreeSet<Term>) {
     let fv = free_vars(&tf.formula);
-    let (written, havocked): (BTreeSet<Term>, BTreeSet<Term>) =
-        tf.assigned_vars().into_iter().partition(|x| fv.contains(&tf.out_vars[x]));
+    let (written, havocked): (BTreeSet<Term>, BTreeSet<Term>) = tf.assigned_vars().into_iter().partition(|x| fv.contains(&tf.out_vars[x]));
     let mut related = tf.read_vars();
     related.extend(written);
     (related, havocked)

@@ -5,10 +5,10 @@
 //! sequence (inductive for the trace's path program, so it also holds loop invariants of that
 //! program), otherwise keep every sequence found.
 
-use crate::hoare::{HoareChecker, Validity};
-use crate::newton::newton_with;
 use crate::farkas::{self, Strength};
+use crate::hoare::{HoareChecker, Validity};
 use crate::intervals::{as_sequence, path_boxes};
+use crate::newton::newton_with;
 use crate::{RefineError, Sequence, Source};
 use ir::TransFormula;
 use smt::build::and;
@@ -18,8 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The order in which the portfolio tries sources. Its weakest preconditions give up where
 /// quantifier elimination fails or they grow large ([`newton_with`]): such sequences are
 /// rarely perfect and make every later elimination expensive.
-pub const ORDER: [Source; 5] =
-    [Source::Intervals, Source::Craig, Source::NewtonItWpLv, Source::NewtonItSpLv, Source::NewtonSpLv];
+pub const ORDER: [Source; 5] = [Source::Intervals, Source::Craig, Source::NewtonItWpLv, Source::NewtonItSpLv, Source::NewtonSpLv];
 
 /// Where a trace runs: `letters[i]` is the id of step `i` (stable across traces, so the Hoare
 /// cache can be shared) and `locs[i]`, `locs[i + 1]` the locations it connects.
@@ -56,7 +55,12 @@ fn sequences_from(
         ],
     };
     all.dedup_by(|b, a| a.0 == b.0);
-    let sequence = |preds: Vec<Term>| Sequence { quantified: preds.iter().filter(|p| p.has_quantifier()).count(), preds, source_used: source, fallback: None };
+    let sequence = |preds: Vec<Term>| Sequence {
+        quantified: preds.iter().filter(|p| p.has_quantifier()).count(),
+        preds,
+        source_used: source,
+        fallback: None,
+    };
     Ok(all.into_iter().map(|(preds, keep)| (sequence(preds), keep)).collect())
 }
 

@@ -48,12 +48,7 @@ fn aux_var(a: &Term, step: usize) -> Term {
 
 /// Renames the instances of `tf` for a step that reads the versions `cur` and defines the
 /// versions `next` for the variables it assigns; aux variables are renamed by `aux`.
-pub fn rename_step(
-    tf: &TransFormula,
-    cur: &BTreeMap<Term, Term>,
-    next: &BTreeMap<Term, Term>,
-    aux: &mut dyn FnMut(&Term) -> Term,
-) -> Term {
+pub fn rename_step(tf: &TransFormula, cur: &BTreeMap<Term, Term>, next: &BTreeMap<Term, Term>, aux: &mut dyn FnMut(&Term) -> Term) -> Term {
     let mut map: HashMap<Term, Term> = HashMap::new();
     for (x, inst) in &tf.in_vars {
         if let Some(v) = cur.get(x) {
@@ -111,18 +106,12 @@ pub fn ssa_scoped(trace: &[TransFormula], nesting: Option<&crate::nested::Nestin
 impl Ssa {
     /// The map from versions current at position `pos` back to canonical variables.
     pub fn back_to_canonical(&self, pos: usize) -> HashMap<Term, Term> {
-        self.versions
-            .get(pos)
-            .map(|m| m.iter().map(|(x, v)| (v.clone(), x.clone())).collect())
-            .unwrap_or_default()
+        self.versions.get(pos).map(|m| m.iter().map(|(x, v)| (v.clone(), x.clone())).collect()).unwrap_or_default()
     }
 
     /// The map from canonical variables to the versions current at position `pos`.
     pub fn to_versions(&self, pos: usize) -> HashMap<Term, Term> {
-        self.versions
-            .get(pos)
-            .map(|m| m.iter().map(|(x, v)| (x.clone(), v.clone())).collect())
-            .unwrap_or_default()
+        self.versions.get(pos).map(|m| m.iter().map(|(x, v)| (x.clone(), v.clone())).collect()).unwrap_or_default()
     }
 }
 

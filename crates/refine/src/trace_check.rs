@@ -73,10 +73,7 @@ fn extract_counterexample(s: &crate::ssa::Ssa, solver: &mut dyn Solver) -> Trace
         Ok(m) => m,
         Err(e) => return TraceCheck::Unknown(format!("satisfiable, but no model: {e}")),
     };
-    let states = s
-        .versions
-        .iter()
-        .map(|m| m.iter().filter_map(|(x, v)| model.get(v).map(|val| (x.clone(), val.clone()))).collect())
-        .collect();
+    let states =
+        s.versions.iter().map(|m| m.iter().filter_map(|(x, v)| model.get(v).map(|val| (x.clone(), val.clone()))).collect()).collect();
     TraceCheck::Feasible(Counterexample { states })
 }

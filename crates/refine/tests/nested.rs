@@ -54,7 +54,9 @@ fn nested_sequences_are_inductive() {
         other => panic!("expected infeasible, got {other:?}"),
     };
     let variants = [(false, false), (true, true), (false, true), (true, false)];
-    for (transformer, it, lv) in variants.map(|(i, l)| (Transformer::Sp, i, l)).into_iter().chain([(Transformer::Wp, false, false), (Transformer::Wp, true, false)]) {
+    for (transformer, it, lv) in
+        variants.map(|(i, l)| (Transformer::Sp, i, l)).into_iter().chain([(Transformer::Wp, false, false), (Transformer::Wp, true, false)])
+    {
         let opts = NewtonOptions { transformer, it, lv };
         let seq = newton_nested(&t, &n, &core, opts, &mut s).expect("a sequence");
         assert_eq!(check_inductive_nested(&seq.preds, &t, &n, &mut s), Some(true), "{}: {:?}", opts.name(), seq.preds);

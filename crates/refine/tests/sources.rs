@@ -106,21 +106,8 @@ fn infeasible_traces() -> Vec<(&'static str, Vec<TransFormula>, bool)> {
     vec![
         ("fig1", fig1().0, false),
         ("lv-example", lv_example(), true),
-        (
-            "linear",
-            vec![assign(&x, int(0)), assign(&y, add(&[x.clone(), int(1)])), assume(le(&y, &int(0)))],
-            true,
-        ),
-        (
-            "havoc",
-            vec![
-                havoc(&[&x]),
-                assume(gt(&x, &int(5))),
-                assign(&y, sub(&x, &int(5))),
-                assume(le(&y, &int(0))),
-            ],
-            true,
-        ),
+        ("linear", vec![assign(&x, int(0)), assign(&y, add(&[x.clone(), int(1)])), assume(le(&y, &int(0)))], true),
+        ("havoc", vec![havoc(&[&x]), assume(gt(&x, &int(5))), assign(&y, sub(&x, &int(5))), assume(le(&y, &int(0)))], true),
         (
             "integer-only",
             vec![
@@ -132,11 +119,7 @@ fn infeasible_traces() -> Vec<(&'static str, Vec<TransFormula>, bool)> {
         ),
         (
             "reals-strict",
-            vec![
-                assign(&r, real(rat(1, 2))),
-                assign(&s, add(&[r.clone(), r.clone()])),
-                assume(lt(&s, &real(rat(1, 1)))),
-            ],
+            vec![assign(&r, real(rat(1, 2))), assign(&s, add(&[r.clone(), r.clone()])), assume(lt(&s, &real(rat(1, 1))))],
             true,
         ),
         (
@@ -167,21 +150,14 @@ fn infeasible_traces() -> Vec<(&'static str, Vec<TransFormula>, bool)> {
         (
             "large-block",
             vec![
-                Stmt::Seq(vec![
-                    Stmt::Assign(vec![(x.clone(), y.clone()), (y.clone(), x.clone())]),
-                    Stmt::Assume(gt(&x, &int(0))),
-                ])
-                .trans_formula(),
+                Stmt::Seq(vec![Stmt::Assign(vec![(x.clone(), y.clone()), (y.clone(), x.clone())]), Stmt::Assume(gt(&x, &int(0)))])
+                    .trans_formula(),
                 assume(le(&y, &int(0))),
                 assume(le(&x, &int(0))),
             ],
             true,
         ),
-        (
-            "equality-conflict",
-            vec![assign(&x, int(3)), assign(&y, add(&[x.clone(), int(1)])), assume(eq(&y, &x))],
-            true,
-        ),
+        ("equality-conflict", vec![assign(&x, int(3)), assign(&y, add(&[x.clone(), int(1)])), assume(eq(&y, &x))], true),
         ("disjunction", vec![havoc(&[&x]), assume(or(&[lt(&x, &int(0)), gt(&x, &int(9))])), assume(eq(&x, &int(4)))], true),
     ]
 }
@@ -278,13 +254,7 @@ fn wp_variants_reject_a_feasible_trace() {
 fn feasible_trace_gives_counterexample() {
     let x = iv("x");
     let y = iv("y");
-    let trace = vec![
-        assign(&x, int(5)),
-        havoc(&[&y]),
-        assume(gt(&y, &x)),
-        assign(&y, sub(&y, &x)),
-        assume(eq(&y, &int(3))),
-    ];
+    let trace = vec![assign(&x, int(5)), havoc(&[&y]), assume(gt(&y, &x)), assign(&y, sub(&y, &x)), assume(eq(&y, &int(3)))];
     let mut s = solver();
     let TraceCheck::Feasible(cex) = check_trace(&trace, &mut s) else { panic!("expected feasible") };
     assert_eq!(cex.states.len(), 6);
@@ -334,10 +304,7 @@ fn every_source_is_inductive_on_infeasible_traces() {
 #[test]
 fn farkas_integer_only_is_not_applicable() {
     let (x, y, z) = (iv("x"), iv("y"), iv("z"));
-    let trace = vec![
-        assume(eq(&x, &mul(&[int(2), y.clone()]))),
-        assume(eq(&x, &add(&[mul(&[int(2), z.clone()]), int(1)]))),
-    ];
+    let trace = vec![assume(eq(&x, &mul(&[int(2), y.clone()]))), assume(eq(&x, &add(&[mul(&[int(2), z.clone()]), int(1)])))];
     let mut s = solver();
     let core = infeasible_core(&trace, &mut s);
     assert!(matches!(farkas_sequence(&trace, &core, &mut s), Err(RefineError::NotApplicable(_))));
@@ -467,11 +434,7 @@ fn source_names_round_trip() {
 #[test]
 fn farkas_ignores_non_linear_steps_outside_the_core() {
     let (x, y, z) = (iv("x"), iv("y"), iv("z"));
-    let trace = vec![
-        assign(&x, int(1)),
-        assign(&z, mul(&[y.clone(), y.clone()])),
-        assume(lt(&x, &int(0))),
-    ];
+    let trace = vec![assign(&x, int(1)), assign(&z, mul(&[y.clone(), y.clone()])), assume(lt(&x, &int(0)))];
     let mut s = solver();
     let core = infeasible_core(&trace, &mut s);
     assert!(!core.contains(&1), "core {core:?}");
@@ -596,11 +559,7 @@ fn boxes_strengthen_interpolants_to_perfect_sequences() {
         (y.clone(), add(&[y.clone(), mul(&[int(2), i.clone()])])),
         (i.clone(), add(&[i.clone(), int(1)])),
     ]);
-    let trace = vec![
-        TransFormula::assign(&[(x.clone(), int(0)), (y.clone(), int(0)), (i.clone(), int(0))]),
-        step,
-        assume(lt(&y, &x)),
-    ];
+    let trace = vec![TransFormula::assign(&[(x.clone(), int(0)), (y.clone(), int(0)), (i.clone(), int(0))]), step, assume(lt(&y, &x))];
     let (letters, locs) = ([0, 1, 2], [0, 1, 1, 2]);
     let path = PathProgram { letters: &letters, locs: &locs };
     let mut s = solver();

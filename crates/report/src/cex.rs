@@ -107,12 +107,7 @@ pub fn counterexample_json(c: &Counterexample) -> Value {
             })
         })
         .collect();
-    let inputs: Vec<Value> = c
-        .steps
-        .iter()
-        .filter_map(|s| s.nondet.as_ref())
-        .map(nondet_json)
-        .collect();
+    let inputs: Vec<Value> = c.steps.iter().filter_map(|s| s.nondet.as_ref()).map(nondet_json).collect();
     json!({
         "entry": c.entry,
         "violation": {

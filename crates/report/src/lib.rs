@@ -6,8 +6,8 @@ mod invariants;
 mod source;
 
 pub use cex::{counterexample_json, render_counterexample};
-pub use invariants::{invariant_text, proof_json, render_proof};
 use engines::{Outcome, Stats, Verdict};
+pub use invariants::{invariant_text, proof_json, render_proof};
 use serde_json::json;
 use std::fmt::Write;
 

@@ -58,10 +58,7 @@ impl LinExpr {
         if k.is_zero() {
             return LinExpr::constant(BigRational::zero());
         }
-        LinExpr {
-            coeffs: self.coeffs.iter().map(|(x, c)| (x.clone(), c * k)).collect(),
-            constant: &self.constant * k,
-        }
+        LinExpr { coeffs: self.coeffs.iter().map(|(x, c)| (x.clone(), c * k)).collect(), constant: &self.constant * k }
     }
 }
 
@@ -187,11 +184,7 @@ pub fn normalize_atom(t: &Term) -> Term {
         });
     };
     // Scale by a positive factor (any sign for equalities): gcd for Int, |lead| for Real.
-    let mut k = if is_int {
-        BigRational::from_integer(gcd_of(&e.coeffs))
-    } else {
-        lead.abs()
-    };
+    let mut k = if is_int { BigRational::from_integer(gcd_of(&e.coeffs)) } else { lead.abs() };
     if op == Op::Eq && lead.is_negative() {
         k = -k;
     }

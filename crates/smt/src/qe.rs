@@ -52,12 +52,7 @@ fn dual(q: Quantifier) -> Quantifier {
 }
 
 /// Runs an ∃-procedure on a ∀-problem through `∀v.φ ≡ ¬∃v.¬φ`.
-fn via_exists(
-    q: Quantifier,
-    vars: &[Term],
-    body: &Term,
-    f: impl Fn(&[Term], &Term) -> (Vec<Term>, Term),
-) -> (Vec<Term>, Term) {
+fn via_exists(q: Quantifier, vars: &[Term], body: &Term, f: impl Fn(&[Term], &Term) -> (Vec<Term>, Term)) -> (Vec<Term>, Term) {
     match q {
         Quantifier::Exists => f(vars, body),
         Quantifier::Forall => {
@@ -530,9 +525,7 @@ fn drop_unsat_parts_until(t: &Term, deadline: Instant) -> Term {
                 .args
                 .iter()
                 .map(|a| drop_unsat_parts_until(a, deadline))
-                .filter(|p| {
-                    Instant::now() >= deadline || crate::simplify::is_sat(p, PART_CHECK_TIMEOUT_MS) != Some(false)
-                })
+                .filter(|p| Instant::now() >= deadline || crate::simplify::is_sat(p, PART_CHECK_TIMEOUT_MS) != Some(false))
                 .collect();
             build::or(&parts)
         }
@@ -716,11 +709,7 @@ mod tests {
             (Quantifier::Forall, vec![x.clone()], or(&[le(&x, &y), gt(&x, &z)])),
             (Quantifier::Exists, vec![x.clone()], eq(&mul(&[int(3), x.clone()]), &add(&[y.clone(), int(1)]))),
             (Quantifier::Exists, vec![r.clone()], and(&[lt(&s, &r), lt(&r, &real_from(3))])),
-            (
-                Quantifier::Forall,
-                vec![x.clone(), y.clone()],
-                or(&[not(&eq(&x, &add(&[z.clone(), int(1)]))), le(&y, &x), gt(&y, &z)]),
-            ),
+            (Quantifier::Forall, vec![x.clone(), y.clone()], or(&[not(&eq(&x, &add(&[z.clone(), int(1)]))), le(&y, &x), gt(&y, &z)])),
         ];
         for (q, vars, body) in cases {
             let orig = quant(q, &vars, &body);

@@ -59,8 +59,7 @@ fn subst_rec(t: &Term, map: &HashMap<Term, Term>, memo: &mut HashMap<u64, Term>)
     }
     let r = match &t.kind {
         Kind::Quant(_, vars) if vars.iter().any(|v| map.contains_key(v)) => {
-            let inner: HashMap<Term, Term> =
-                map.iter().filter(|(k, _)| !vars.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+            let inner: HashMap<Term, Term> = map.iter().filter(|(k, _)| !vars.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
             rebuild(t, vec![substitute(&t.args[0], &inner)])
         }
         _ => {

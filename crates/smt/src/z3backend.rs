@@ -192,8 +192,7 @@ impl Drop for InsideSolver {
 /// tens of thousands of Hoare-triple checks).
 fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, f: impl FnOnce() -> R) -> R {
     let _inside = InsideSolver::enter();
-    let Some(deadline) = (timeout_ms > 0).then(|| Instant::now().checked_add(Duration::from_millis(timeout_ms))).flatten()
-    else {
+    let Some(deadline) = (timeout_ms > 0).then(|| Instant::now().checked_add(Duration::from_millis(timeout_ms))).flatten() else {
         return f();
     };
     let watchdog = Watchdog::get();
@@ -777,9 +776,7 @@ impl Z3Ctx {
                 match (op, z.as_slice()) {
                     // SAFETY: live ASTs.
                     (Op::Select, [a, i]) => self.ast(unsafe { ffi::Z3_mk_select(self.c(), a.p, i.p) }, "select"),
-                    (Op::Store, [a, i, v]) => {
-                        self.ast(unsafe { ffi::Z3_mk_store(self.c(), a.p, i.p, v.p) }, "store")
-                    }
+                    (Op::Store, [a, i, v]) => self.ast(unsafe { ffi::Z3_mk_store(self.c(), a.p, i.p, v.p) }, "store"),
                     _ => Err(unsupported("select/store arity")),
                 }
             }
@@ -830,11 +827,7 @@ impl Z3Ctx {
                     return Err(unsupported(format!("{} applied to {} arguments", fd.name, args.len())));
                 }
                 let decl = self.func_decl(fd)?;
-                let z = args
-                    .iter()
-                    .zip(fd.domain.iter())
-                    .map(|(a, s)| self.arg_as(a, s))
-                    .collect::<Res<Vec<_>>>()?;
+                let z = args.iter().zip(fd.domain.iter()).map(|(a, s)| self.arg_as(a, s)).collect::<Res<Vec<_>>>()?;
                 let ps: Vec<ffi::Z3_ast> = z.iter().map(|a| a.p).collect();
                 // SAFETY: live declaration and arguments.
                 self.ast(unsafe { ffi::Z3_mk_app(self.c(), decl.p, len_u32(ps.len())?, ps.as_ptr()) }, "apply")
@@ -1066,9 +1059,7 @@ impl Z3Ctx {
             ffi::Z3_L_TRUE => SatResult::Sat,
             ffi::Z3_L_FALSE => SatResult::Unsat,
             // SAFETY: live solver.
-            _ => SatResult::Unknown(
-                read_str(unsafe { ffi::Z3_solver_get_reason_unknown(c, s.p) }).unwrap_or_else(|| "unknown".into()),
-            ),
+            _ => SatResult::Unknown(read_str(unsafe { ffi::Z3_solver_get_reason_unknown(c, s.p) }).unwrap_or_else(|| "unknown".into())),
         }
     }
 }
@@ -1152,8 +1143,8 @@ impl Back {
             _ => {}
         }
         // SAFETY: `a` is a numeral.
-        let s = read_str(unsafe { ffi::Z3_get_numeral_string(c, a) })
-            .ok_or_else(|| unsupported(format!("numeral {}", cx.ast_string(a))))?;
+        let s =
+            read_str(unsafe { ffi::Z3_get_numeral_string(c, a) }).ok_or_else(|| unsupported(format!("numeral {}", cx.ast_string(a))))?;
         match sort {
             Sort::Int => s.parse::<BigInt>().map(build::int_big).map_err(|_| unsupported(format!("integer {s}"))),
             Sort::Real => s.parse::<BigRational>().map(build::real).map_err(|_| unsupported(format!("rational {s}"))),
@@ -1165,9 +1156,8 @@ impl Back {
     fn quantifier(&mut self, cx: &mut Z3Ctx, a: ffi::Z3_ast, depth: usize) -> Res<Term> {
         let c = cx.c();
         // SAFETY: `a` is a quantifier AST.
-        let (forall, exists, n) = unsafe {
-            (ffi::Z3_is_quantifier_forall(c, a), ffi::Z3_is_quantifier_exists(c, a), ffi::Z3_get_quantifier_num_bound(c, a))
-        };
+        let (forall, exists, n) =
+            unsafe { (ffi::Z3_is_quantifier_forall(c, a), ffi::Z3_is_quantifier_exists(c, a), ffi::Z3_get_quantifier_num_bound(c, a)) };
         let q = match (forall, exists) {
             (true, _) => Quantifier::Forall,
             (_, true) => Quantifier::Exists,
@@ -1257,7 +1247,9 @@ impl Back {
                     _ => return Err(unsupported(format!("floating-point value of kind {k}"))),
                 }
             }
-            (k, _) if (ffi::op::FPA_FIRST..=ffi::op::FPA_LAST).contains(&k) => decode_fp(cx, k, Some(decl), &args).ok_or_else(|| bad(cx))?,
+            (k, _) if (ffi::op::FPA_FIRST..=ffi::op::FPA_LAST).contains(&k) => {
+                decode_fp(cx, k, Some(decl), &args).ok_or_else(|| bad(cx))?
+            }
             (ffi::op::SELECT, [x, y]) => build::select(x, y),
             (ffi::op::STORE, [x, y, z]) => build::store(x, y, z),
             (ffi::op::CONST_ARRAY, [v]) => {
@@ -1832,8 +1824,14 @@ mod tests {
             // SAFETY: live sort.
             cx.ast(unsafe { ffi::Z3_mk_const(c, cx.symbol(name).unwrap(), s.p) }, name).unwrap()
         };
-        let (x, y, r, p, q, a) =
-            (konst(&cx, "x", &si), konst(&cx, "y", &si), konst(&cx, "r", &sr), konst(&cx, "p", &sb), konst(&cx, "q", &sb), konst(&cx, "a", &sa));
+        let (x, y, r, p, q, a) = (
+            konst(&cx, "x", &si),
+            konst(&cx, "y", &si),
+            konst(&cx, "r", &sr),
+            konst(&cx, "p", &sb),
+            konst(&cx, "q", &sb),
+            konst(&cx, "a", &sa),
+        );
         let kind = |t: Option<ffi::Z3_ast>| {
             let t = cx.ast(t, "term").unwrap();
             // SAFETY: `t` is a live application.

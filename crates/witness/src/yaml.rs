@@ -69,7 +69,8 @@ fn waypoint(step: &CexStep, task: &Task) -> Option<Value> {
 
 /// The violation witness of a counterexample.
 pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
-    let mut content: Vec<Value> = c.steps.iter().filter_map(|s| waypoint(s, task)).map(|w| json!({ "segment": [ { "waypoint": w } ] })).collect();
+    let mut content: Vec<Value> =
+        c.steps.iter().filter_map(|s| waypoint(s, task)).map(|w| json!({ "segment": [ { "waypoint": w } ] })).collect();
     let function = c.steps.iter().rev().find_map(|s| s.function.clone()).unwrap_or_else(|| c.entry.clone());
     let (line, col) = c.violation.pos.as_ref().map_or((0, 0), |p| (p.line, p.col));
     let target = json!({ "type": "target", "action": "follow", "location": location(task, line, col, &function) });

@@ -374,7 +374,8 @@ impl Solver for SmtLibSolver {
         }
         let texts: Vec<String> = asked.iter().map(|t| term_text(t)).collect();
         let r = self.query(&format!("(get-value ({}))", texts.join(" "))).map_err(SolverError::Failure)?;
-        let pairs = r.list().filter(|l| l.len() == asked.len()).ok_or_else(|| SolverError::Failure(format!("no model: {}", error_text(&r))))?;
+        let pairs =
+            r.list().filter(|l| l.len() == asked.len()).ok_or_else(|| SolverError::Failure(format!("no model: {}", error_text(&r))))?;
         for (t, pair) in asked.iter().zip(pairs) {
             let v = match pair.list() {
                 Some([_, v]) => terms::value(v, &t.sort),
@@ -399,7 +400,8 @@ impl Solver for SmtLibSolver {
         let items = r.list().ok_or_else(|| SolverError::Failure(format!("no unsat core: {}", error_text(&r))))?;
         let mut names = Vec::new();
         for i in items {
-            let n = i.symbol().and_then(assertion_name).ok_or_else(|| SolverError::Failure(format!("unknown name {i} in the unsat core")))?;
+            let n =
+                i.symbol().and_then(assertion_name).ok_or_else(|| SolverError::Failure(format!("unknown name {i} in the unsat core")))?;
             if !names.contains(&n) {
                 names.push(n);
             }
@@ -415,4 +417,3 @@ impl Solver for SmtLibSolver {
         self.stats
     }
 }
-

@@ -37,8 +37,7 @@ impl Process {
         cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         kill_with_parent(&mut cmd);
         let mut child = cmd.spawn().map_err(|e| format!("cannot start `{}`: {e}", argv.join(" ")))?;
-        let (Some(stdin), Some(mut stdout), Some(mut err)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
+        let (Some(stdin), Some(mut stdout), Some(mut err)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
             let _ = child.kill();
             let _ = child.wait();
             return Err("solver pipes unavailable".into());
