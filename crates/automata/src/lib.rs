@@ -16,6 +16,9 @@ use std::collections::VecDeque;
 /// A letter of the alphabet (a statement id).
 pub type Letter = usize;
 
+/// A state of a difference: the program automaton's state and each subtrahend's state.
+pub type ProductState = (usize, Vec<usize>);
+
 /// A finite automaton given explicitly: the control-flow graph as an automaton.
 #[derive(Clone, Debug, Default)]
 pub struct Nfa {
@@ -69,13 +72,13 @@ pub fn reachable_in_difference(
     nfa: &Nfa,
     subtrahends: &mut [&mut dyn LazyDfa],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
-) -> Result<Option<Vec<(usize, Vec<usize>)>>, Interrupted> {
+) -> Result<Option<Vec<ProductState>>, Interrupted> {
     let search = explore(nfa, subtrahends, interrupt)?;
     Ok(search.accepted.is_none().then_some(search.states))
 }
 
 struct Search {
-    states: Vec<(usize, Vec<usize>)>,
+    states: Vec<ProductState>,
     parent: Vec<Option<(usize, Letter)>>,
     /// The first accepting product state found (the search stops there).
     accepted: Option<usize>,
@@ -93,8 +96,8 @@ fn explore(
             None => return Ok(Search { states: vec![], parent: vec![], accepted: None }),
         }
     }
-    let mut ids: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
-    let mut states: Vec<(usize, Vec<usize>)> = vec![];
+    let mut ids: HashMap<ProductState, usize> = HashMap::new();
+    let mut states: Vec<ProductState> = vec![];
     let mut parent: Vec<Option<(usize, Letter)>> = vec![];
     let mut queue = VecDeque::new();
     ids.insert((nfa.initial, init.clone()), 0);

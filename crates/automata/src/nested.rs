@@ -43,7 +43,7 @@ pub enum NestedEmptiness {
     },
 }
 
-type State = (usize, Vec<usize>);
+use crate::ProductState as State;
 
 /// How a pair `(entry, state)` was first reached.
 #[derive(Clone, Copy, Debug)]
@@ -97,7 +97,7 @@ pub struct NestedReturn {
 /// `(location, subtrahend states)` and the transitions between them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NestedReach {
-    pub states: Vec<(usize, Vec<usize>)>,
+    pub states: Vec<State>,
     /// `(state, letter, target)` for internal and call letters.
     pub steps: Vec<(usize, Letter, usize)>,
     pub returns: Vec<NestedReturn>,
@@ -223,7 +223,7 @@ pub fn nested_reachable_in_difference(
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<Option<NestedReach>, Interrupted> {
     let (search, accepted) = explore(nwa, subtrahends, interrupt)?;
-    Ok(accepted.is_none().then(|| NestedReach { states: search.states, steps: search.steps, returns: search.returns }))
+    Ok(accepted.is_none().then_some(NestedReach { states: search.states, steps: search.steps, returns: search.returns }))
 }
 
 /// The search over pairs, until it finds a pair at an accepting state (returned) or has

@@ -68,7 +68,7 @@ pub fn compare(op: CmpOp, a: &Term, b: &Term) -> Term {
 
 /// `x != 0` (true for NaN).
 pub fn truth(x: &Term) -> Term {
-    not(&fp::app(FpOp::IsZero, &[x.clone()]))
+    not(&fp::un(FpOp::IsZero, x))
 }
 
 /// `+0.0` of a floating-point sort.
@@ -79,12 +79,12 @@ pub fn zero(e: u32, s: u32) -> Term {
 /// An integer value (a bit-vector of type `from`) converted to the float sort `(e, s)`.
 pub fn from_int(v: &Term, from: &CType, (e, s): (u32, u32)) -> Term {
     let signed = from.int_kind().is_some_and(|k| k.is_signed());
-    fp::app(if signed { FpOp::FromSigned(e, s) } else { FpOp::FromUnsigned(e, s) }, &[v.clone()])
+    fp::un(if signed { FpOp::FromSigned(e, s) } else { FpOp::FromUnsigned(e, s) }, v)
 }
 
 /// A float converted to the float sort `(e, s)`.
 pub fn to_float(x: &Term, (e, s): (u32, u32)) -> Term {
-    fp::app(FpOp::FromFloat(e, s), &[x.clone()])
+    fp::un(FpOp::FromFloat(e, s), x)
 }
 
 /// A float converted to integer type `to`: the value (a bit-vector) and the condition under
@@ -104,9 +104,9 @@ pub fn to_int(x: &Term, to: &CType, sem: Sem) -> (Term, Term) {
         fp::from_f64(if negative { -v } else { v }, e, s).unwrap_or_else(|| zero(e, s))
     };
     let (lo, hi) = if signed { (bound(w - 1, true), bound(w - 1, false)) } else { (zero(e, s), bound(w, false)) };
-    let r = fp::app(FpOp::Trunc, &[x.clone()]);
-    let defined = and(&[not(&fp::app(FpOp::IsNaN, &[x.clone()])), fp::bin(FpOp::Leq, &lo, &r), fp::bin(FpOp::Lt, &r, &hi)]);
-    let value = fp::app(if signed { FpOp::ToSigned(w) } else { FpOp::ToUnsigned(w) }, &[x.clone()]);
+    let r = fp::un(FpOp::Trunc, x);
+    let defined = and(&[not(&fp::un(FpOp::IsNaN, x)), fp::bin(FpOp::Leq, &lo, &r), fp::bin(FpOp::Lt, &r, &hi)]);
+    let value = fp::un(if signed { FpOp::ToSigned(w) } else { FpOp::ToUnsigned(w) }, x);
     (value, defined)
 }
 
@@ -182,7 +182,7 @@ mod tests {
         assert!(!sat(&not(&compare(CmpOp::Eq, &sum, &f(16777216.0)))));
         // x != x only for NaN
         assert!(sat(&compare(CmpOp::Ne, &x, &x)));
-        assert!(!sat(&and(&[compare(CmpOp::Ne, &x, &x), not(&fp::app(FpOp::IsNaN, &[x.clone()]))])));
+        assert!(!sat(&and(&[compare(CmpOp::Ne, &x, &x), not(&fp::un(FpOp::IsNaN, &x))])));
         // (double) 0.1f != 0.1
         let widened = to_float(&f(0.1), (11, 53));
         assert!(!sat(&compare(CmpOp::Eq, &widened, &fp::from_f64(0.1, 11, 53).unwrap())));

@@ -465,28 +465,31 @@ fn run_corpus(bench: &Path, dirs: &[&str], exts: &[&str], args: &[&str]) -> Vec<
         .map(|_| {
             let (queue, failures, counts) = (queue.clone(), failures.clone(), counts.clone());
             let args = args.clone();
-            std::thread::spawn(move || loop {
-                let Some(file) = queue.lock().map(|mut q| q.pop()).ok().flatten() else { break };
-                let r = tracery(&args.iter().map(String::as_str).collect::<Vec<_>>(), &file);
-                let line = first_line(&r.stdout).to_string();
-                let verdict = match line.as_str() {
-                    "TRUE" => Some(true),
-                    l if l.starts_with("FALSE") => Some(false),
-                    _ => None,
-                };
-                let mut c = counts.lock().expect("counts");
-                match (verdict, semantic_verdict(&file)) {
-                    (Some(v), Some(e)) if v != e => failures.lock().expect("failures").push(format!("WRONG {}: {line}", file.display())),
-                    (Some(_), _) => c[0] += 1,
-                    (None, _) => c[1] += 1,
+            std::thread::spawn(move || {
+                while let Some(file) = queue.lock().map(|mut q| q.pop()).ok().flatten() {
+                    let r = tracery(&args.iter().map(String::as_str).collect::<Vec<_>>(), &file);
+                    let line = first_line(&r.stdout).to_string();
+                    let verdict = match line.as_str() {
+                        "TRUE" => Some(true),
+                        l if l.starts_with("FALSE") => Some(false),
+                        _ => None,
+                    };
+                    let mut c = counts.lock().expect("counts");
+                    match (verdict, semantic_verdict(&file)) {
+                        (Some(v), Some(e)) if v != e => {
+                            failures.lock().expect("failures").push(format!("WRONG {}: {line}", file.display()))
+                        }
+                        (Some(_), _) => c[0] += 1,
+                        (None, _) => c[1] += 1,
+                    }
+                    if r.code != 0 && r.code != 2 {
+                        failures.lock().expect("failures").push(format!("CRASH {} (exit {}): {}", file.display(), r.code, r.stderr));
+                    }
+                    if verdict == Some(true) && r.stdout.contains("invariant check: failed") {
+                        failures.lock().expect("failures").push(format!("INVARIANTS FAIL THEIR CHECK {}", file.display()));
+                    }
+                    c[2] += 1;
                 }
-                if r.code != 0 && r.code != 2 {
-                    failures.lock().expect("failures").push(format!("CRASH {} (exit {}): {}", file.display(), r.code, r.stderr));
-                }
-                if verdict == Some(true) && r.stdout.contains("invariant check: failed") {
-                    failures.lock().expect("failures").push(format!("INVARIANTS FAIL THEIR CHECK {}", file.display()));
-                }
-                c[2] += 1;
             })
         })
         .collect();

@@ -52,7 +52,7 @@ pub struct Proof {
 }
 
 /// The annotation of every location of `cfg` from the reachable product states.
-pub fn annotation(cfg: &Cfg, states: &[(usize, Vec<usize>)], dfas: &[PredicateDfa]) -> Vec<Term> {
+pub fn annotation(cfg: &Cfg, states: &[automata::ProductState], dfas: &[PredicateDfa]) -> Vec<Term> {
     let mut disjuncts: Vec<Vec<Term>> = vec![vec![]; cfg.locs.len()];
     for (loc, parts) in states {
         let conj: Vec<Term> = dfas.iter().zip(parts).map(|(d, &s)| d.state_formula(s)).collect();

@@ -17,6 +17,9 @@ use std::collections::BTreeMap;
 /// Decides the feasibility of a trace of formulas with the tags of its steps.
 pub type TraceChecker<'a, K> = dyn FnMut(&[TransFormula], &[K]) -> TraceCheck + 'a;
 
+/// A resolved counterexample: the values before the first step, and the source steps.
+pub type SourceSteps = (BTreeMap<Term, Term>, Vec<CexStep>);
+
 /// The original edges of a feasible trace of (possibly composed) steps, or `None` when the
 /// solver could not decide a choice.
 pub fn basic_path<K: Clone>(steps: Vec<(Block, K)>, check: &mut TraceChecker<K>) -> Option<Vec<(Edge, K)>> {
@@ -85,7 +88,7 @@ pub fn source_counterexample<'c, K: Clone>(
     original: &dyn Fn(&K) -> &'c Cfg,
     check: &mut TraceChecker<K>,
     overapprox: Option<String>,
-) -> Result<Option<(BTreeMap<Term, Term>, Vec<CexStep>)>, Unknown> {
+) -> Result<Option<SourceSteps>, Unknown> {
     let path = basic_path(steps, check);
     let Some(reason) = overapprox else {
         return Ok(path.and_then(|p| steps_with_values(&p, original, check)));

@@ -24,7 +24,7 @@ use smt::simplify::simplify;
 use smt::z3backend::Z3Solver;
 use smt::{Solver, Term};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -147,7 +147,7 @@ fn source_steps(
     np: &NestedProgram,
     locals: &BTreeSet<Term>,
     solver: &mut dyn Solver,
-) -> Result<Option<(BTreeMap<Term, Term>, Vec<CexStep>)>, Unknown> {
+) -> Result<Option<cex::SourceSteps>, Unknown> {
     let overapprox = word.iter().find_map(|&l| p.letters[l].edge.overapprox.clone());
     let steps: Vec<(Block, (Kind, usize))> = word
         .iter()

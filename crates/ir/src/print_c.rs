@@ -114,7 +114,7 @@ mod tests {
             and(&[not(&fp::bin(FpOp::Eq, &y, &two)), fp::bin(FpOp::Leq, &fp::from_f64(0.0, 8, 24).unwrap(), &fp::bin(FpOp::Add, &x, &y))]);
         let c = term_to_c(&f).unwrap();
         assert!(c.contains("!(y == 2.0f)") && c.contains("(0.0f <= (x + y))") && c.contains(" && "), "{c}");
-        let d = fp::app(FpOp::FromFloat(11, 53), &[x.clone()]);
+        let d = fp::un(FpOp::FromFloat(11, 53), &x);
         assert_eq!(term_to_c(&fp::bin(FpOp::Lt, &d, &fp::from_f64(0.1, 11, 53).unwrap())).unwrap(), "(((double) x) < 0.1)");
         assert!(term_to_c(&eq(&x, &y)).is_err(), "structural equality");
         assert!(term_to_c(&fp::bin(FpOp::Eq, &x, &fp::from_f64(f64::NAN, 8, 24).unwrap())).is_err());

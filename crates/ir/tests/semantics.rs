@@ -164,7 +164,7 @@ fn accelerated_translation_is_every_number_of_iterations() {
     let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.trans_formula());
     let n = Term::var("n", Sort::Int);
     let closed = exists(
-        &[n.clone()],
+        std::slice::from_ref(&n),
         &and(&[
             ge(&n, &int(1)),
             eq(&x1, &add(&[x0.clone(), mul(&[int(3), n.clone()])])),
@@ -213,7 +213,7 @@ fn each_path_through_a_branching_body_is_accelerated_on_its_own() {
     let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.edges[2].stmt().trans_formula());
     let n = Term::var("n", Sort::Int);
     let closed = exists(
-        &[n.clone()],
+        std::slice::from_ref(&n),
         &and(&[
             ge(&n, &int(1)),
             eq(&x1, &add(&[x0.clone(), mul(&[int(2), n.clone()])])),

@@ -21,7 +21,7 @@ fn trace(last: Term) -> (Vec<TransFormula>, Nesting) {
     let (x, y, r) = (iv("x"), iv("y"), iv("r"));
     // The callee does not assign its parameter: it is linked to the argument.
     let ret = ReturnLetter { assign: vec![(y.clone(), r.clone())], links: vec![(x.clone(), add(&[x.clone(), int(1)]))], kept: vec![] };
-    let steps = vec![
+    let steps = [
         Stmt::Assign(vec![(x.clone(), int(5))]),
         Stmt::Seq(vec![Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(1)]))]), Stmt::Havoc(vec![r.clone()])]),
         Stmt::Assign(vec![(r.clone(), mul(&[int(2), x.clone()]))]),

@@ -104,6 +104,11 @@ pub fn app(op: FpOp, args: &[Term]) -> Term {
     Term::mk(Kind::App(Op::Fp(op)), args.to_vec(), sort)
 }
 
+/// `op(a)`.
+pub fn un(op: FpOp, a: &Term) -> Term {
+    app(op, std::slice::from_ref(a))
+}
+
 /// `op(a, b)`.
 pub fn bin(op: FpOp, a: &Term, b: &Term) -> Term {
     app(op, &[a.clone(), b.clone()])
@@ -156,8 +161,8 @@ mod tests {
     #[test]
     fn converting_to_the_own_sort_is_the_identity() {
         let x = Term::var("x", Sort::Float(8, 24));
-        assert_eq!(app(FpOp::FromFloat(8, 24), &[x.clone()]), x);
-        assert_eq!(app(FpOp::FromFloat(11, 53), &[x.clone()]).sort, Sort::Float(11, 53));
+        assert_eq!(un(FpOp::FromFloat(8, 24), &x), x);
+        assert_eq!(un(FpOp::FromFloat(11, 53), &x).sort, Sort::Float(11, 53));
         assert_eq!(bin(FpOp::Lt, &x, &x).sort, Sort::Bool);
         assert_eq!(app(FpOp::ToSigned(32), &[x]).sort, Sort::BitVec(32));
     }
