@@ -188,6 +188,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         exact_recheck_timeout: if cli.semantics == Semantics::Auto { EXACT_RECHECK_BEFORE_BITVECTORS } else { query_timeout },
         solver: cli.solver.clone(),
         interpolator,
+        cancel: Default::default(),
     };
     last_word::arm_deadline(start + timeout + last_word::GRACE);
     let mut externs = program.externs.clone();

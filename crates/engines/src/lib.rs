@@ -3,11 +3,14 @@
 
 pub mod annotation;
 pub mod automizer;
+mod budget;
+mod cegar;
 mod cex;
 pub mod chc;
 pub mod houdini;
 pub mod nested;
 mod predicate_dfa;
+mod sources;
 
 use ir::{SourcePos, Stmt, Violation};
 use serde::Serialize;
@@ -16,6 +19,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 pub use annotation::{Invariant, Proof, Role};
+pub use budget::CancelToken;
 pub use refine::Source;
 
 /// Settings of a verification run.
@@ -46,12 +50,14 @@ pub struct Config {
     pub solver: SolverSpec,
     /// The command `craig-smtlib` asks for interpolants (an SMT-LIB process).
     pub interpolator: Vec<String>,
+    /// Raised when the run's answer is no longer needed (another engine decided).
+    pub cancel: CancelToken,
 }
 
 impl Config {
     /// The solver time of one query of an exact re-check.
     pub(crate) fn exact_recheck_ms(&self) -> u64 {
-        predicate_dfa::QueryBudget { per_query: self.exact_recheck_timeout, deadline: self.deadline }.next_ms()
+        budget::QueryBudget { per_query: self.exact_recheck_timeout, ..budget::QueryBudget::of(self) }.next_ms()
     }
 }
 
@@ -69,6 +75,7 @@ impl Default for Config {
             exact_recheck_timeout: Duration::from_secs(10),
             solver: SolverSpec::Z3,
             interpolator: smt::backend::split_command(smt::backend::DEFAULT_INTERPOLATOR),
+            cancel: CancelToken::default(),
         }
     }
 }

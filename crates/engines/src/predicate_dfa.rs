@@ -3,6 +3,7 @@
 //! statement is every predicate `q` with a valid Hoare triple `{⋀S} st {q}`. Reaching a state
 //! whose conjunction implies `false` proves the trace infeasible: that is the accepting sink.
 
+use crate::budget::QueryBudget;
 use automata::{LazyDfa, LazyDnwa, Letter};
 use ir::{ReturnLetter, TransFormula};
 use refine::{HoareChecker, Validity};
@@ -11,7 +12,6 @@ use smt::Term;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
 
 /// What all interpolant automata of a run share: the letters' semantics and the Hoare checker.
 pub struct Shared {
@@ -23,36 +23,6 @@ pub struct Shared {
     pub checks: usize,
     /// Per-query solver budget, never beyond the run's deadline.
     pub budget: QueryBudget,
-}
-
-/// The time a solver query may take: the configured per-query limit, cut at the deadline.
-#[derive(Clone, Copy, Debug)]
-pub struct QueryBudget {
-    pub per_query: Duration,
-    pub deadline: Option<Instant>,
-}
-
-impl QueryBudget {
-    /// Milliseconds for the next query (at least 1: 0 would mean "no limit" to a solver).
-    pub fn next_ms(&self) -> u64 {
-        let left = self.deadline.map_or(self.per_query, |d| d.saturating_duration_since(Instant::now()));
-        (left.min(self.per_query).as_millis() as u64).max(1)
-    }
-
-    /// Whether the deadline has passed.
-    pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// Why a run gives up: `timeout` once the deadline has passed (a solver cut off by it
-    /// answers "canceled"), otherwise `reason`.
-    pub fn give_up(&self, reason: impl Into<String>) -> String {
-        if self.expired() {
-            "timeout".into()
-        } else {
-            reason.into()
-        }
-    }
 }
 
 /// A lazily determinized interpolant automaton.

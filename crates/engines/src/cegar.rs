@@ -1,0 +1,268 @@
+//! The CEGAR loop of trace abstraction, once for every kind of abstraction. Each iteration takes
+//! a shortest error word of the current abstraction (the program automaton minus all
+//! interpolant automata so far), checks it, and either reports it (feasible: a counterexample
+//! of source steps) or subtracts the interpolant automata of the assertion sequences the
+//! configured source gives for it. What differs between flat words and nested words (and,
+//! later, lassos and interleavings) is behind [`Abstraction`]; everything else is here.
+
+use crate::annotation::Proof;
+use crate::budget::QueryBudget;
+use crate::predicate_dfa::{PredicateDfa, Shared};
+use crate::sources::Refiner;
+use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
+use automata::{Interrupted, LazyDfa, LazyDnwa};
+use ir::{Block, Cfg, Edge, Label, ReturnLetter, Stmt, TransFormula, Violation};
+use refine::nested::{Nesting, StepKind};
+use refine::{check_scoped_trace, HoareChecker, RefineError, Sequence, TraceCheck};
+use smt::{Solver, Term};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+use std::time::Instant;
+
+/// A letter of the program automaton: a statement with its semantics and where it comes from.
+pub(crate) struct Letter {
+    pub(crate) stmt: Stmt,
+    /// The statement's transition formula.
+    pub(crate) formula: TransFormula,
+    /// Internal, call, or a return with its semantics.
+    pub(crate) kind: Kind,
+    /// The (large-block) edge the letter labels.
+    pub(crate) edge: Edge,
+    /// The CFG of the edge (see [`Abstraction::original`]).
+    pub(crate) cfg: usize,
+}
+
+impl Letter {
+    pub(crate) fn new(stmt: Stmt, kind: Kind, edge: &Edge, cfg: usize) -> Letter {
+        Letter { formula: stmt.trans_formula(), stmt, kind, edge: edge.clone(), cfg }
+    }
+
+    /// The letter as a block of original edges: an internal letter's composed edges, a call or
+    /// return letter's own statement at the call's edge.
+    fn block(&self) -> Block {
+        match self.kind {
+            Kind::Internal => self.edge.as_block(),
+            _ => Block::Edge(Box::new(Edge { label: Label::Stmt(self.stmt.clone()), block: None, ..self.edge.clone() })),
+        }
+    }
+}
+
+/// What a letter does to the call stack.
+#[derive(Clone)]
+pub(crate) enum Kind {
+    Internal,
+    Call,
+    Return(ReturnLetter),
+}
+
+/// An error word and the state of the program automaton it ends in.
+pub(crate) type ErrorWord = (Vec<usize>, usize);
+
+/// A kind of abstraction the loop refines: the program automaton and how its words are
+/// searched, checked and refined.
+pub(crate) trait Abstraction {
+    /// The letters of the program automaton.
+    fn letters(&self) -> &[Letter];
+    /// The violation at a state of the program automaton, if it is an error location.
+    fn violation(&self, state: usize) -> Option<Violation>;
+    /// The CFG before large-block encoding that a letter's edge belongs to.
+    fn original(&self, cfg: usize) -> &Cfg;
+    /// A shortest error word of the difference with `dfas`, `None` if the difference is empty.
+    fn error_word(
+        &self,
+        dfas: &mut [PredicateDfa],
+        interrupt: &mut dyn FnMut(usize) -> Option<String>,
+    ) -> Result<Option<ErrorWord>, Interrupted>;
+    /// How the calls and returns of a sequence of letters nest (`None`: a flat word).
+    fn nesting(&self, letters: &[usize]) -> Option<Nesting>;
+    /// The assertion sequences of the configured source for an infeasible word.
+    fn sequences(
+        &self,
+        word: &[usize],
+        trace: &[TransFormula],
+        core: &BTreeSet<usize>,
+        refiner: &mut Refiner,
+        stats: &mut Stats,
+    ) -> Result<Vec<Sequence>, RefineError>;
+    /// The Floyd–Hoare annotation of an empty difference, checked (`None` if time ran out).
+    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, deadline: Option<Instant>) -> Option<Proof>;
+}
+
+/// The nesting of a sequence of letters of these kinds (returns matched with calls by a stack).
+pub(crate) fn nesting_of<'k>(kinds: impl Iterator<Item = &'k Kind>, globals: &BTreeSet<Term>, locals: &BTreeSet<Term>) -> Nesting {
+    let mut stack = vec![];
+    let mut steps = vec![];
+    for (i, kind) in kinds.enumerate() {
+        steps.push(match kind {
+            Kind::Internal => StepKind::Internal,
+            Kind::Call => {
+                stack.push(i);
+                StepKind::Call
+            }
+            Kind::Return(r) => StepKind::Return { call: stack.pop().unwrap_or(0), letter: r.clone() },
+        });
+    }
+    Nesting { kinds: steps, globals: globals.clone(), locals: locals.clone() }
+}
+
+pub(crate) fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let r = f();
+    *acc += t.elapsed().as_millis();
+    r
+}
+
+/// Runs trace abstraction on `a` for the entry procedure `entry`; for TRUE also the proof (if
+/// time allows). `returns` and `locals` are the return letters' semantics and the non-global
+/// variables (empty for flat words).
+pub(crate) fn run(
+    entry: &str,
+    a: &dyn Abstraction,
+    returns: HashMap<usize, ReturnLetter>,
+    locals: BTreeSet<Term>,
+    config: &Config,
+    stats: &mut Stats,
+) -> (Verdict, Option<Proof>) {
+    let budget = QueryBudget::of(config);
+    let mut refiner = match Refiner::new(config) {
+        Ok(r) => r,
+        Err(e) => return (Verdict::unknown(e), None),
+    };
+    let hoare = match config.solver.create() {
+        Ok(s) => HoareChecker::new(s),
+        Err(e) => return (Verdict::unknown(format!("cannot start the Hoare-triple solver {}: {e}", config.solver)), None),
+    };
+    let letters: Vec<TransFormula> = a.letters().iter().map(|l| l.formula.clone()).collect();
+    let shared = Rc::new(RefCell::new(Shared { letters, returns, locals, hoare, checks: 0, budget: budget.clone() }));
+    refiner.shared = Some(shared.clone());
+    let mut dfas: Vec<PredicateDfa> = vec![];
+    let verdict = loop {
+        if let Some(why) = budget.stopped() {
+            break Verdict::unknown(why);
+        }
+        refiner.set_timeout_ms(budget.next_ms());
+        stats.iterations += 1;
+        let search = timed(&mut stats.time_abstraction_ms, || a.error_word(&mut dfas, &mut |_| budget.stopped().map(String::from)));
+        let (word, target) = match search {
+            Err(i) => break Verdict::unknown(i.0),
+            Ok(None) => break Verdict::Safe,
+            Ok(Some(w)) => w,
+        };
+        let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
+        let nesting = a.nesting(&word);
+        tracing::debug!(iteration = stats.iterations, length = word.len(), "error trace {:?}", word);
+        stats.trace_checks += 1;
+        let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&trace, nesting.as_ref(), refiner.trace.as_mut()));
+        match check {
+            TraceCheck::Unknown(r) => break Verdict::unknown(budget.give_up(format!("trace check: {r}"))),
+            TraceCheck::Feasible(model) => break counterexample(entry, a, &word, target, &model, refiner.trace.as_mut(), config),
+            TraceCheck::Infeasible { core } => {
+                let started = Instant::now();
+                let sequences = a.sequences(&word, &trace, &core, &mut refiner, stats);
+                stats.time_sequence_ms += started.elapsed().as_millis();
+                let sequences = match sequences {
+                    Ok(s) => s,
+                    Err(e) => break Verdict::unknown(budget.give_up(format!("refinement failed: {e}"))),
+                };
+                let before = dfas.len();
+                for seq in sequences {
+                    tracing::debug!(source = %seq.source_used, "sequence: {}", seq.preds.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("  |  "));
+                    let mut dfa = PredicateDfa::new(&seq.preds, shared.clone());
+                    if rejects(&mut dfa, a.letters(), &word) {
+                        dfas.push(dfa);
+                    } else {
+                        tracing::debug!("the sequence's automaton does not reject the trace");
+                    }
+                }
+                if dfas.len() == before {
+                    break Verdict::unknown(budget.give_up(refiner.no_progress()));
+                }
+            }
+        }
+    };
+    refiner.add_stats(stats);
+    stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
+    {
+        let mut sh = shared.borrow_mut();
+        stats.hoare_checks += sh.checks;
+        stats.hoare_solver_calls += sh.hoare.stats.solver_calls as usize;
+        stats.hoare_solver += sh.hoare.solver().stats();
+    }
+    let proof = match verdict {
+        Verdict::Safe => a.proof(entry, &mut dfas, &shared, config.deadline),
+        _ => None,
+    };
+    (verdict, proof)
+}
+
+/// The counterexample of a feasible error word, as source steps where the solver resolves the
+/// large blocks (UNKNOWN if the word passes an over-approximation that the exact statements do
+/// not confirm).
+fn counterexample(
+    entry: &str,
+    a: &dyn Abstraction,
+    word: &[usize],
+    target: usize,
+    model: &refine::Counterexample,
+    solver: &mut dyn Solver,
+    config: &Config,
+) -> Verdict {
+    let Some(violation) = a.violation(target) else {
+        return Verdict::unknown("error trace ends at a location without a violation");
+    };
+    let letters = a.letters();
+    let overapprox = word.iter().find_map(|&l| letters[l].edge.overapprox.clone());
+    if overapprox.is_some() {
+        solver.set_timeout_ms(config.exact_recheck_ms());
+    }
+    // Each step is tagged with its letter: the pieces of a block inherit it.
+    let steps = word.iter().map(|&l| (letters[l].block(), l)).collect();
+    let check: &mut cex::TraceChecker<usize> = &mut |tfs, tags| check_scoped_trace(tfs, a.nesting(tags).as_ref(), solver);
+    let (initial, steps, source_steps) = match cex::source_counterexample(steps, &|&l| a.original(letters[l].cfg), check, overapprox) {
+        Err(unconfirmed) => return Verdict::Unknown(unconfirmed),
+        Ok(Some((initial, steps))) => (initial, steps, true),
+        Ok(None) => (model.states.first().cloned().unwrap_or_default(), letter_steps(letters, word, model), false),
+    };
+    Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps }))
+}
+
+/// The steps of an error word letter by letter (large blocks unresolved), with the trace
+/// check's values.
+fn letter_steps(letters: &[Letter], word: &[usize], model: &refine::Counterexample) -> Vec<CexStep> {
+    let step = |(i, &l): (usize, &usize)| {
+        let info = &letters[l];
+        CexStep {
+            pos: info.edge.pos.clone(),
+            stmt: info.stmt.clone(),
+            values: model.states.get(i + 1).cloned().unwrap_or_default(),
+            assigned: info.formula.assigned_vars().into_iter().collect(),
+            branch: None,
+            nondet: None,
+            function: None,
+        }
+    };
+    word.iter().enumerate().map(step).collect()
+}
+
+/// Whether the automaton reaches its accepting sink on the (nested) word: it proves the word
+/// infeasible.
+pub(crate) fn rejects(dfa: &mut PredicateDfa, letters: &[Letter], word: &[usize]) -> bool {
+    let mut stack = vec![];
+    let mut state = dfa.initial();
+    for &l in word {
+        let Some(s) = state else { return true };
+        state = match &letters[l].kind {
+            Kind::Internal => dfa.successor(s, l),
+            Kind::Call => {
+                stack.push(s);
+                dfa.successor(s, l)
+            }
+            Kind::Return(..) => match stack.pop() {
+                Some(h) => dfa.return_successor(s, h, l),
+                None => return false,
+            },
+        };
+    }
+    state.is_none()
+}
