@@ -4,7 +4,7 @@ mod last_word;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use engines::{Config, Outcome, Source, Stats, Verdict};
+use engines::{Config, Outcome, Source, Stats, Strategy, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -50,6 +50,15 @@ struct Cli {
     /// Give up after this many seconds (wall clock) and answer UNKNOWN.
     #[arg(long, value_name = "SECS", default_value_t = 900.0)]
     timeout: f64,
+
+    /// The engines to run, in order, each with its share of the time left:
+    /// `NAME[:PERCENT%[:MAXs]]`, comma-separated; the first TRUE or FALSE decides. Engines:
+    /// `cells` (the array cell abstraction proved by Horn solving, then Houdini over range
+    /// templates; only proves), `horn` (Horn clauses of the program solved by Z3's Spacer,
+    /// in-process; only proves), `automizer` (trace abstraction on flat or nested words). An
+    /// engine without a share gets all the time left.
+    #[arg(long, value_name = "STRATEGY", default_value_t = Strategy::default())]
+    engine: Strategy,
 
     /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, craig-smtlib,
     /// sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv, intervals.
@@ -106,12 +115,14 @@ struct Cli {
     no_acceleration: bool,
 
     /// Do not first try the array cell abstraction (arrays seen through one cell at an
-    /// arbitrary index, which can prove loops over arrays with quantifier-free invariants).
+    /// arbitrary index, which can prove loops over arrays with quantifier-free invariants):
+    /// the engine `cells` is removed from the strategy.
     #[arg(long)]
     no_cell_abstraction: bool,
 
     /// Do not first try to prove a call-free program by Horn solving (Z3's Spacer, with an
-    /// eighth of the time, at most 10 s) before trace abstraction.
+    /// eighth of the time, at most 10 s) before trace abstraction: the engine `horn` is
+    /// removed from the strategy.
     #[arg(long)]
     no_horn: bool,
 
@@ -156,6 +167,9 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<ExitCode> {
     let start = Instant::now();
     let Some(file) = &cli.file else { anyhow::bail!("no program given") };
+    let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
+    // The limit bounds every phase, the front end's included.
+    last_word::arm_deadline(start + timeout + last_word::GRACE);
     let program = match load(cli, file, cli.semantics == Semantics::Bitvector)? {
         Loaded::Program(p) => p,
         Loaded::Unsupported(reason) => {
@@ -172,7 +186,6 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         out(&ir::print::program_to_boogie(&program));
         return Ok(ExitCode::SUCCESS);
     }
-    let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
     let interpolator = smt::backend::split_command(&cli.interpolator);
     probe_solvers(cli, &interpolator)?;
     let query_timeout = timeout.min(Duration::from_secs(20));
@@ -181,8 +194,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         deadline: Some(start + timeout),
         large_blocks: !cli.no_large_blocks,
         accelerate: !cli.no_acceleration,
-        cell_abstraction: !cli.no_cell_abstraction,
-        horn: !cli.no_horn,
+        strategy: strategy(cli),
         inline: cli.inline,
         query_timeout,
         exact_recheck_timeout: if cli.semantics == Semantics::Auto { EXACT_RECHECK_BEFORE_BITVECTORS } else { query_timeout },
@@ -190,7 +202,6 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         interpolator,
         cancel: Default::default(),
     };
-    last_word::arm_deadline(start + timeout + last_word::GRACE);
     let mut externs = program.externs.clone();
     let mut outcome = verify_on_worker(program, &config)?;
     let mut switched = None;
@@ -226,6 +237,19 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `--engine` strategy without the engines that `--no-cell-abstraction` and `--no-horn`
+/// switch off.
+fn strategy(cli: &Cli) -> Strategy {
+    let mut s = cli.engine.clone();
+    if cli.no_cell_abstraction {
+        s = s.without("cells");
+    }
+    if cli.no_horn {
+        s = s.without("horn");
+    }
+    s
 }
 
 /// Runs the engines on a thread of their own: Z3 and the term algorithms recurse over

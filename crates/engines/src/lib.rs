@@ -11,6 +11,7 @@ pub mod houdini;
 pub mod nested;
 mod predicate_dfa;
 mod sources;
+pub mod strategy;
 
 use ir::{SourcePos, Stmt, Violation};
 use serde::Serialize;
@@ -21,6 +22,7 @@ use std::time::{Duration, Instant};
 pub use annotation::{Invariant, Proof, Role};
 pub use budget::CancelToken;
 pub use refine::Source;
+pub use strategy::{Engine, Prepared, Strategy, Task};
 
 /// Settings of a verification run.
 #[derive(Clone, Debug)]
@@ -33,10 +35,8 @@ pub struct Config {
     pub large_blocks: bool,
     /// Add an accelerated self-loop next to each self-loop that is a guarded translation.
     pub accelerate: bool,
-    /// Try the array cell abstraction (`ir::cells`) before the program itself.
-    pub cell_abstraction: bool,
-    /// Try to prove a call-free program by Horn solving before trace abstraction.
-    pub horn: bool,
+    /// The engines to run and their shares of the time.
+    pub strategy: Strategy,
     /// Inline every call, replacing recursive calls by their contracts (otherwise an entry
     /// that reaches recursion is verified on nested words).
     pub inline: bool,
@@ -68,8 +68,7 @@ impl Default for Config {
             deadline: None,
             large_blocks: true,
             accelerate: true,
-            cell_abstraction: true,
-            horn: true,
+            strategy: Strategy::default(),
             inline: false,
             query_timeout: Duration::from_secs(10),
             exact_recheck_timeout: Duration::from_secs(10),
@@ -220,6 +219,10 @@ pub struct Stats {
     pub houdini_proof: bool,
     /// Whether Horn solving of the program itself proved it (`chc`).
     pub horn_proof: bool,
+    /// The strategy of the run (`--engine`).
+    pub strategy: String,
+    /// The engine of the strategy that decided (of the last entry procedure).
+    pub engine: Option<String>,
 }
 
 /// What one solver instance did (summed over entry procedures).
@@ -251,100 +254,20 @@ pub struct Outcome {
     pub proof: Option<Proof>,
 }
 
-/// The CFG the engines explore: large blocks and accelerated loops, as configured.
-pub(crate) fn encode(cfg: &ir::Cfg, config: &Config) -> ir::Cfg {
-    let encoded = if config.large_blocks { ir::large_block_encoding(cfg) } else { cfg.clone() };
-    if config.accelerate {
-        ir::accelerate(&encoded)
-    } else {
-        encoded
-    }
-}
-
-/// The share of the time left that the cell abstraction gets, first by Horn solving (at most
-/// [`CELLS_HORN_LIMIT`]), then by Houdini over templates.
-const CELLS_SHARE: u32 = 3;
-/// Horn solving proves a cell abstraction within a second or not at all (a loop bound that is
-/// a constant, such as 100000, makes it unroll): Houdini needs the time more.
-const CELLS_HORN_LIMIT: Duration = Duration::from_secs(2);
-/// The share of the time left that Horn solving of the program itself gets, at most
-/// [`HORN_LIMIT`]: it proves most programs it can prove within a second, and trace abstraction
-/// needs the rest.
-const HORN_SHARE: u32 = 8;
-/// The longest Horn attempt on the program itself, and any Horn attempt's time when the run
-/// has no deadline.
-const HORN_LIMIT: Duration = Duration::from_secs(10);
-
-/// A checked proof of `encoded` from a model of its Horn clauses found within `limit`.
-fn horn_proof(entry: &str, encoded: &ir::Cfg, limit: Duration, config: &Config) -> Option<Proof> {
-    match chc::annotation(encoded, limit.as_millis() as u64) {
-        Ok(Some(inv)) => {
-            let proof = annotation::proof(entry, encoded, &inv, config.deadline);
-            if proof.checked == Some(true) {
-                return Some(proof);
-            }
-            tracing::debug!("the Horn model of {entry} failed its check");
-        }
-        Ok(None) => tracing::debug!("the Horn clauses of {entry} have no model (an error is reachable)"),
-        Err(e) => tracing::debug!("Horn solving of {entry}: {e}"),
-    }
-    None
-}
-
-/// A checked proof of `encoded` from the candidates that Houdini keeps within `limit`.
-fn houdini_proof(entry: &str, encoded: &ir::Cfg, candidates: &[Term], limit: Duration, config: &Config) -> Option<Proof> {
-    let inv = houdini::annotation(encoded, candidates, Some(Instant::now() + limit))?;
-    let proof = annotation::proof(entry, encoded, &inv, config.deadline);
-    if proof.checked != Some(true) {
-        tracing::debug!("the Houdini annotation of {entry} failed its check");
-        return None;
-    }
-    Some(proof)
-}
-
-/// Verifies an entry's call-free CFG: first by invariant search, which can only prove it — of
-/// its array cell abstraction with a third of the time left (Horn solving, then Houdini), then
-/// of the program itself by Horn solving with an eighth (at most ten seconds) —, then by trace
-/// abstraction.
-fn verify_flat(entry: &str, cfg: &ir::Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    let left = |share: u32| config.deadline.map_or(HORN_LIMIT, |d| d.saturating_duration_since(Instant::now()) / share);
-    if let Some(cells) = config.cell_abstraction.then(|| ir::cell_abstraction(cfg)).flatten() {
-        let encoded = encode(&cells, config);
-        let proof = horn_proof(entry, &encoded, left(CELLS_SHARE).min(CELLS_HORN_LIMIT), config).or_else(|| {
-            let proof = houdini_proof(entry, &encoded, &ir::cell_candidates(&cells), left(CELLS_SHARE), config);
-            stats.houdini_proof = proof.is_some();
-            proof
-        });
-        if let Some(proof) = proof {
-            stats.cell_abstraction_proof = true;
-            return (Verdict::Safe, Some(proof));
-        }
-    }
-    let encoded = encode(cfg, config);
-    if config.horn {
-        if let Some(proof) = horn_proof(entry, &encoded, left(HORN_SHARE).min(HORN_LIMIT), config) {
-            stats.horn_proof = true;
-            return (Verdict::Safe, Some(proof));
-        }
-    }
-    automizer::verify_cfg(entry, cfg, &encoded, config, stats)
-}
-
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let start = Instant::now();
-    let mut stats = Stats { solver: config.solver.to_string(), ..Stats::default() };
+    let mut stats = Stats { solver: config.solver.to_string(), strategy: config.strategy.to_string(), ..Stats::default() };
     // A Boogie program without implementations has no execution to check: it is correct.
     let mut unknown = None;
     let mut proof = Proof { invariants: vec![], checked: Some(true) };
     for entry in &program.entries {
-        let nested = if config.inline { Ok(None) } else { ir::prepare_nested(program, entry) };
-        let (verdict, entry_proof) = match nested.and_then(|n| match n {
-            Some(np) => Ok(Err(np)),
-            None => ir::prepare(program, entry).map(Ok),
-        }) {
-            Ok(Err(np)) => nested::verify_nested(entry, &np, config, &mut stats),
-            Ok(Ok(cfg)) => verify_flat(entry, &cfg, config, &mut stats),
+        let prepared = if config.inline { Ok(None) } else { ir::prepare_nested(program, entry) }.and_then(|n| match n {
+            Some(np) => Ok(Prepared::Nested(np)),
+            None => ir::prepare(program, entry).map(Prepared::Flat),
+        });
+        let (verdict, entry_proof) = match prepared {
+            Ok(prepared) => config.strategy.run(&Task { entry, prepared: &prepared }, config, &mut stats),
             Err(e) => (Verdict::unknown(format!("{entry}: {e}")), None),
         };
         match (entry_proof, proof.checked) {

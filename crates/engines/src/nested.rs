@@ -43,7 +43,7 @@ struct Program<'n> {
 }
 
 fn build<'n>(np: &'n NestedProgram, config: &Config) -> Result<Program<'n>, String> {
-    let encode = |c: &Cfg| crate::encode(c, config);
+    let encode = |c: &Cfg| crate::strategy::encode(c, config);
     let mut cfgs: Vec<(Option<String>, Cfg)> = vec![(None, encode(&np.entry))];
     cfgs.extend(np.procedures.iter().map(|(n, c)| (Some(n.clone()), encode(c))));
     let originals: Vec<Cfg> = std::iter::once(&np.entry).chain(np.procedures.values()).cloned().collect();

@@ -1,0 +1,387 @@
+//! Engines and the strategy that runs them. Every verification algorithm is an [`Engine`]: given
+//! a prepared task and a configuration (whose deadline and cancellation token bound it), it
+//! answers TRUE with a checked proof, FALSE with a feasible trace, or UNKNOWN with a reason. A
+//! [`Strategy`] is data: a list of engines, each with its share of the time left, tried in order
+//! until one answers TRUE or FALSE.
+
+use crate::annotation::{self, Proof};
+use crate::{automizer, chc, houdini, nested, Config, Stats, Verdict};
+use ir::{Cfg, NestedProgram};
+use smt::Term;
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// One entry procedure, prepared for the engines.
+pub enum Prepared {
+    /// Every call inlined: one call-free CFG.
+    Flat(Cfg),
+    /// Recursion kept: the entry and each recursive procedure's CFG with call edges.
+    Nested(NestedProgram),
+}
+
+/// A verification task: an entry procedure and its prepared program.
+pub struct Task<'a> {
+    pub entry: &'a str,
+    pub prepared: &'a Prepared,
+}
+
+/// A verification algorithm over prepared tasks.
+pub trait Engine: Sync {
+    /// The name `--engine` knows it by.
+    fn name(&self) -> &'static str;
+    /// What it does, in a few words (for `--help`).
+    fn about(&self) -> &'static str;
+    /// Why it does not apply to `task` under `config`, if it does not.
+    fn not_applicable(&self, task: &Task, config: &Config) -> Option<String>;
+    /// Verifies `task` within `config.deadline`, stopping early when `config.cancel` is raised.
+    /// A TRUE answer comes with its checked proof.
+    fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>);
+}
+
+/// The CFG the engines explore: large blocks and accelerated loops, as configured.
+pub(crate) fn encode(cfg: &Cfg, config: &Config) -> Cfg {
+    let encoded = if config.large_blocks { ir::large_block_encoding(cfg) } else { cfg.clone() };
+    if config.accelerate {
+        ir::accelerate(&encoded)
+    } else {
+        encoded
+    }
+}
+
+/// A checked proof of `encoded` from a model of its Horn clauses found within `limit`.
+fn horn_proof(entry: &str, encoded: &Cfg, limit: Duration, config: &Config) -> Option<Proof> {
+    match chc::annotation(encoded, limit.as_millis() as u64) {
+        Ok(Some(inv)) => {
+            let proof = annotation::proof(entry, encoded, &inv, config.deadline);
+            if proof.checked == Some(true) {
+                return Some(proof);
+            }
+            tracing::debug!("the Horn model of {entry} failed its check");
+        }
+        Ok(None) => tracing::debug!("the Horn clauses of {entry} have no model (an error is reachable)"),
+        Err(e) => tracing::debug!("Horn solving of {entry}: {e}"),
+    }
+    None
+}
+
+/// A checked proof of `encoded` from the candidates that Houdini keeps before `deadline`.
+fn houdini_proof(entry: &str, encoded: &Cfg, candidates: &[Term], deadline: Option<Instant>, config: &Config) -> Option<Proof> {
+    let inv = houdini::annotation(encoded, candidates, deadline)?;
+    let proof = annotation::proof(entry, encoded, &inv, config.deadline);
+    if proof.checked != Some(true) {
+        tracing::debug!("the Houdini annotation of {entry} failed its check");
+        return None;
+    }
+    Some(proof)
+}
+
+/// The time left before the run's deadline (`None`: no deadline).
+fn time_left(config: &Config) -> Option<Duration> {
+    config.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+}
+
+fn flat<'a>(task: &Task<'a>) -> Option<&'a Cfg> {
+    match task.prepared {
+        Prepared::Flat(cfg) => Some(cfg),
+        Prepared::Nested(_) => None,
+    }
+}
+
+/// The answer of an engine that can only prove: TRUE with the proof, or UNKNOWN.
+fn proved(proof: Option<Proof>, why_not: &str) -> (Verdict, Option<Proof>) {
+    match proof {
+        Some(p) => (Verdict::Safe, Some(p)),
+        None => (Verdict::unknown(why_not), None),
+    }
+}
+
+/// The array cell abstraction (`ir::cells`) of a call-free program, proved by Horn solving
+/// (at most [`CellAbstraction::HORN_LIMIT`]) and then by Houdini over templates.
+pub struct CellAbstraction;
+
+impl CellAbstraction {
+    /// Horn solving proves a cell abstraction within a second or not at all (a loop bound that
+    /// is a constant, such as 100000, makes it unroll): Houdini needs the time more.
+    const HORN_LIMIT: Duration = Duration::from_secs(2);
+}
+
+impl Engine for CellAbstraction {
+    fn name(&self) -> &'static str {
+        "cells"
+    }
+
+    fn about(&self) -> &'static str {
+        "array cell abstraction by Horn solving, then Houdini over range templates (can only prove)"
+    }
+
+    fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
+        match flat(task) {
+            None => Some("cells: the program is recursive".into()),
+            Some(cfg) if ir::cell_abstraction(cfg).is_none() => Some("cells: no integer-indexed array".into()),
+            Some(_) => None,
+        }
+    }
+
+    fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+        let Some(cells) = flat(task).and_then(ir::cell_abstraction) else { return (Verdict::unknown("cells: not applicable"), None) };
+        let encoded = encode(&cells, config);
+        let horn_limit = time_left(config).map_or(Self::HORN_LIMIT, |l| l.min(Self::HORN_LIMIT));
+        let proof = horn_proof(task.entry, &encoded, horn_limit, config).or_else(|| {
+            let proof = houdini_proof(task.entry, &encoded, &ir::cell_candidates(&cells), config.deadline, config);
+            stats.houdini_proof = proof.is_some();
+            proof
+        });
+        stats.cell_abstraction_proof = proof.is_some();
+        proved(proof, "cells: no proof of the cell abstraction")
+    }
+}
+
+/// Horn solving (Z3's Spacer, in-process) of a call-free program's large-block CFG.
+pub struct Horn;
+
+impl Engine for Horn {
+    fn name(&self) -> &'static str {
+        "horn"
+    }
+
+    fn about(&self) -> &'static str {
+        "constrained Horn clauses of the program solved by Z3's Spacer, in-process (can only prove)"
+    }
+
+    fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
+        flat(task).is_none().then(|| "horn: the program is recursive".into())
+    }
+
+    fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+        let Some(cfg) = flat(task) else { return (Verdict::unknown("horn: not applicable"), None) };
+        let limit = time_left(config).unwrap_or(Share::NO_DEADLINE);
+        let proof = horn_proof(task.entry, &encode(cfg, config), limit, config);
+        stats.horn_proof = proof.is_some();
+        proved(proof, "horn: no model of the Horn clauses")
+    }
+}
+
+/// Trace abstraction: the CEGAR loop on flat words, or on nested words for recursion.
+pub struct TraceAbstraction;
+
+impl Engine for TraceAbstraction {
+    fn name(&self) -> &'static str {
+        "automizer"
+    }
+
+    fn about(&self) -> &'static str {
+        "trace abstraction with interpolant automata (flat and nested words)"
+    }
+
+    fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
+        None
+    }
+
+    fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+        match task.prepared {
+            Prepared::Flat(cfg) => automizer::verify_cfg(task.entry, cfg, &encode(cfg, config), config, stats),
+            Prepared::Nested(np) => nested::verify_nested(task.entry, np, config, stats),
+        }
+    }
+}
+
+/// Every engine, by name.
+pub const ENGINES: [&dyn Engine; 3] = [&CellAbstraction, &Horn, &TraceAbstraction];
+
+/// How much of the time left an engine of a strategy gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Share {
+    /// The fraction of the time left when the engine starts (`1.0`: all of it).
+    pub fraction: f64,
+    /// At most this long.
+    pub max: Option<Duration>,
+}
+
+impl Share {
+    /// The whole time left.
+    pub const REST: Share = Share { fraction: 1.0, max: None };
+    /// The time of a share when the run has no deadline (a share of infinity is no limit for
+    /// an engine that can only prove, which must leave time for the others).
+    const NO_DEADLINE: Duration = Duration::from_secs(10);
+
+    /// The deadline of an engine that starts now under `config`.
+    fn deadline(&self, config: &Config) -> Option<Instant> {
+        let now = Instant::now();
+        if *self == Share::REST {
+            return config.deadline;
+        }
+        let share = match time_left(config) {
+            Some(left) => left.mul_f64(self.fraction),
+            None => Share::NO_DEADLINE,
+        };
+        let share = self.max.map_or(share, |m| share.min(m));
+        Some(config.deadline.map_or(now + share, |d| d.min(now + share)))
+    }
+}
+
+/// An engine of a strategy with its share of the time.
+#[derive(Clone, Copy)]
+pub struct Step {
+    pub engine: &'static dyn Engine,
+    pub share: Share,
+}
+
+/// The engines a run tries, in order, each with its share of the time left; the first TRUE or
+/// FALSE decides.
+#[derive(Clone)]
+pub struct Strategy(pub Vec<Step>);
+
+impl fmt::Debug for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl Default for Strategy {
+    /// The array cell abstraction with a third of the time, Horn solving of the program with an
+    /// eighth (at most 10 s: it proves what it proves within about a second on the corpora, and
+    /// trace abstraction needs the rest), then trace abstraction.
+    fn default() -> Self {
+        Strategy(vec![
+            Step { engine: &CellAbstraction, share: Share { fraction: 1.0 / 3.0, max: None } },
+            Step { engine: &Horn, share: Share { fraction: 1.0 / 8.0, max: Some(Duration::from_secs(10)) } },
+            Step { engine: &TraceAbstraction, share: Share::REST },
+        ])
+    }
+}
+
+impl Strategy {
+    /// The strategy without the engine `name`.
+    pub fn without(mut self, name: &str) -> Strategy {
+        self.0.retain(|s| s.engine.name() != name);
+        self
+    }
+
+    /// Runs the strategy on `task`: each applicable engine in turn with its share of the time,
+    /// until one answers TRUE or FALSE (or the run is out of time or canceled). UNKNOWN gives
+    /// the last engine's reason.
+    pub fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+        let mut answer = None;
+        let mut skipped = vec![];
+        for step in &self.0 {
+            if let Some(why) = step.engine.not_applicable(task, config) {
+                skipped.push(why);
+                continue;
+            }
+            let budget = crate::budget::QueryBudget::of(config);
+            if let Some(why) = budget.stopped() {
+                return (Verdict::unknown(why), None);
+            }
+            let share = Config { deadline: step.share.deadline(config), ..config.clone() };
+            tracing::debug!(engine = step.engine.name(), "running on {}", task.entry);
+            let (verdict, proof) = step.engine.run(task, &share, stats);
+            if !matches!(verdict, Verdict::Unknown(_)) {
+                stats.engine = Some(step.engine.name().to_string());
+                return (verdict, proof);
+            }
+            answer = Some((verdict, proof));
+        }
+        answer.unwrap_or_else(|| (Verdict::unknown(format!("no engine applies: {}", skipped.join("; "))), None))
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let steps: Vec<String> = self.0.iter().map(Step::to_string).collect();
+        f.write_str(&steps.join(","))
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.engine.name())?;
+        if self.share != Share::REST {
+            write!(f, ":{}%", (self.share.fraction * 1000.0).round() / 10.0)?;
+        }
+        if let Some(max) = self.share.max {
+            write!(f, ":{}s", max.as_secs_f64())?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+
+    /// `NAME[:PERCENT%[:MAXs]]` separated by commas: `cells:33.3%,horn:12.5%:10s,automizer`.
+    /// An engine without a share gets all the time left.
+    fn from_str(s: &str) -> Result<Strategy, String> {
+        let names = || ENGINES.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ");
+        let mut steps = vec![];
+        for item in s.split(',').map(str::trim) {
+            let mut parts = item.split(':');
+            let name = parts.next().unwrap_or("");
+            let engine =
+                *ENGINES.iter().find(|e| e.name() == name).ok_or_else(|| format!("unknown engine `{name}` (expected {})", names()))?;
+            let mut share = Share::REST;
+            if let Some(p) = parts.next() {
+                let percent: f64 =
+                    p.strip_suffix('%').and_then(|p| p.parse().ok()).ok_or_else(|| format!("`{p}`: expected a share like 25%"))?;
+                if !(percent > 0.0 && percent <= 100.0) {
+                    return Err(format!("`{p}`: a share is more than 0% and at most 100%"));
+                }
+                share.fraction = percent / 100.0;
+            }
+            if let Some(m) = parts.next() {
+                let secs: f64 =
+                    m.strip_suffix('s').and_then(|m| m.parse().ok()).ok_or_else(|| format!("`{m}`: expected a time like 10s"))?;
+                share.max = Some(Duration::try_from_secs_f64(secs).map_err(|_| format!("`{m}`: not a time"))?);
+            }
+            if let Some(extra) = parts.next() {
+                return Err(format!("`{item}`: unexpected `:{extra}`"));
+            }
+            steps.push(Step { engine, share });
+        }
+        Ok(Strategy(steps))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_strategy_reads_back() {
+        let text = Strategy::default().to_string();
+        assert_eq!(text, "cells:33.3%,horn:12.5%:10s,automizer");
+        let back: Strategy = text.parse().expect("parses");
+        assert_eq!(back.to_string(), text);
+        assert_eq!(back.0[1].share, Share { fraction: 0.125, max: Some(Duration::from_secs(10)) });
+    }
+
+    #[test]
+    fn engines_without_shares_get_the_rest() {
+        let s: Strategy = "horn,automizer".parse().expect("parses");
+        assert_eq!(s.0.iter().map(|s| s.engine.name()).collect::<Vec<_>>(), ["horn", "automizer"]);
+        assert!(s.0.iter().all(|s| s.share == Share::REST));
+    }
+
+    #[test]
+    fn bad_strategies_are_rejected_with_the_reason() {
+        let err = |s: &str| s.parse::<Strategy>().expect_err("rejected");
+        assert!(err("bmc").contains("unknown engine `bmc`"));
+        assert!(err("horn:0%").contains("more than 0%"));
+        assert!(err("horn:ten").contains("expected a share"));
+        assert!(err("horn:10%:5").contains("expected a time"));
+        assert!(err("horn:10%:5s:x").contains("unexpected"));
+        assert!(err("").contains("unknown engine ``"));
+    }
+
+    #[test]
+    fn a_share_is_cut_at_its_maximum_and_at_the_deadline() {
+        let deadline = Instant::now() + Duration::from_secs(100);
+        let config = Config { deadline: Some(deadline), ..Config::default() };
+        let eighth = Share { fraction: 0.125, max: Some(Duration::from_secs(10)) };
+        let d = eighth.deadline(&config).expect("a deadline");
+        assert!(d <= Instant::now() + Duration::from_secs(10));
+        let half = Share { fraction: 0.5, max: None }.deadline(&config).expect("a deadline");
+        assert!(half < deadline && half > Instant::now() + Duration::from_secs(45));
+        assert_eq!(Share::REST.deadline(&config), Some(deadline));
+    }
+}
