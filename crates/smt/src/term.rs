@@ -134,7 +134,10 @@ struct Key {
     sort: Sort,
 }
 
-static TABLE: LazyLock<Mutex<HashMap<Key, Term>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+/// The hash-consing table, in shards chosen by the key's hash: threads that build terms at
+/// once (a parallel portfolio) contend only when they hit the same shard.
+static TABLE: LazyLock<Vec<Mutex<HashMap<Key, Term>>>> = LazyLock::new(|| (0..SHARDS).map(|_| Mutex::default()).collect());
+const SHARDS: usize = 64;
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 static FRESH: AtomicU64 = AtomicU64::new(0);
 
@@ -142,7 +145,10 @@ impl Term {
     /// Interns a node without any simplification (builders in `build` simplify).
     pub fn mk(kind: Kind, args: Vec<Term>, sort: Sort) -> Term {
         let key = Key { kind, args: args.iter().map(|a| a.id).collect(), sort };
-        let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+        let mut hasher = std::hash::DefaultHasher::new();
+        key.hash(&mut hasher);
+        let shard = &TABLE[hasher.finish() as usize % SHARDS];
+        let mut table = shard.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(t) = table.get(&key) {
             return t.clone();
         }
