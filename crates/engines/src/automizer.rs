@@ -10,6 +10,7 @@ use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Inter
 use ir::{Cfg, Label, TransFormula, Violation};
 use refine::nested::Nesting;
 use refine::portfolio::PathProgram;
+use refine::source::Infeasible;
 use refine::{RefineError, Sequence};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -85,7 +86,7 @@ impl Abstraction for Flat<'_> {
     ) -> Result<Vec<Sequence>, RefineError> {
         let mut locs = vec![self.cfg.entry];
         locs.extend(word.iter().map(|&l| self.cfg.edges[l].dst));
-        refiner.flat(trace, &PathProgram { letters: word, locs: &locs }, core, stats)
+        refiner.sequences(&Infeasible { trace, core }, Some(&PathProgram { letters: word, locs: &locs }), None, stats)
     }
 
     /// The loop invariants of an empty difference, from its reachable product states.

@@ -16,6 +16,7 @@ use automata::{nested_reachable_in_difference, nested_word_in_difference, Interr
 use ir::{Cfg, Label, NestedProgram, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::hoare::check_triple;
 use refine::nested::Nesting;
+use refine::source::Infeasible;
 use refine::{RefineError, Sequence, Validity};
 use smt::build::and;
 use smt::simplify::simplify;
@@ -136,7 +137,7 @@ impl Abstraction for Program<'_> {
         stats: &mut Stats,
     ) -> Result<Vec<Sequence>, RefineError> {
         let nesting = self.nesting(word).expect("a nested word has a nesting");
-        refiner.nested(trace, &nesting, core, stats)
+        refiner.sequences(&Infeasible { trace, core }, None, Some(&nesting), stats)
     }
 
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, deadline: Option<Instant>) -> Option<Proof> {

@@ -74,10 +74,15 @@ impl PredicateDfa {
         self.states.len() - 1
     }
 
-    /// Whether `{pre} letter {post}` is valid; an unknown answer counts as not valid, which
-    /// only removes transitions and so keeps the automaton sound.
+    /// Whether `{pre} letter {post}` is valid; an unknown answer (or none, once the run is
+    /// stopped) counts as not valid, which only removes transitions and so keeps the automaton
+    /// sound.
     fn valid(&self, pre: &Term, letter: Letter, post: &Term) -> bool {
         let mut sh = self.shared.borrow_mut();
+        if sh.budget.stopped().is_some() {
+            // Past the deadline or canceled: no more queries, so that the search ends at once.
+            return false;
+        }
         sh.checks += 1;
         let ms = sh.budget.next_ms();
         let Shared { letters, hoare, .. } = &mut *sh;
@@ -88,6 +93,9 @@ impl PredicateDfa {
     /// Whether `{pre} tf {post}` is valid for a formula without letter (not cached).
     fn valid_formula(&self, pre: &Term, tf: &TransFormula, post: &Term) -> bool {
         let mut sh = self.shared.borrow_mut();
+        if sh.budget.stopped().is_some() {
+            return false;
+        }
         sh.checks += 1;
         let ms = sh.budget.next_ms();
         sh.hoare.solver().set_timeout_ms(ms);

@@ -13,6 +13,7 @@ pub mod intervals;
 pub mod nested;
 pub mod newton;
 pub mod portfolio;
+pub mod source;
 pub mod ssa;
 pub mod trace_check;
 pub mod transformer;
@@ -22,7 +23,7 @@ pub use hoare::{HoareChecker, HoareStats, Validity};
 pub use trace_check::{check_scoped_trace, check_trace, Counterexample, TraceCheck};
 
 use ir::TransFormula;
-use newton::{newton, NewtonOptions, Transformer};
+use newton::{NewtonOptions, Transformer};
 use smt::build::not;
 use smt::{SatResult, Solver, Term};
 use std::collections::BTreeSet;
@@ -98,6 +99,28 @@ impl Source {
         }
     }
 
+    /// The source itself (the registry of [`source::AssertionSource`]s).
+    pub fn get(self) -> &'static dyn source::AssertionSource {
+        use source::{Craig, CraigSmtLib, Intervals, Newton, Portfolio};
+        const fn newton(s: Source, transformer: Transformer, it: bool, lv: bool) -> Newton {
+            Newton(s, NewtonOptions { transformer, it, lv })
+        }
+        match self {
+            Source::NewtonItSpLv => &const { newton(Source::NewtonItSpLv, Transformer::Sp, true, true) },
+            Source::NewtonItSp => &const { newton(Source::NewtonItSp, Transformer::Sp, true, false) },
+            Source::NewtonSpLv => &const { newton(Source::NewtonSpLv, Transformer::Sp, false, true) },
+            Source::NewtonSp => &const { newton(Source::NewtonSp, Transformer::Sp, false, false) },
+            Source::NewtonItWpLv => &const { newton(Source::NewtonItWpLv, Transformer::Wp, true, true) },
+            Source::NewtonItWp => &const { newton(Source::NewtonItWp, Transformer::Wp, true, false) },
+            Source::NewtonWpLv => &const { newton(Source::NewtonWpLv, Transformer::Wp, false, true) },
+            Source::NewtonWp => &const { newton(Source::NewtonWp, Transformer::Wp, false, false) },
+            Source::Craig => &Craig,
+            Source::CraigSmtLib => &CraigSmtLib,
+            Source::Intervals => &Intervals,
+            Source::Portfolio => &Portfolio,
+        }
+    }
+
     /// The Newton variant this source runs, if it is one.
     pub fn newton_options(self) -> Option<NewtonOptions> {
         let (transformer, it, lv) = match self {
@@ -147,10 +170,10 @@ pub struct Sequence {
 }
 
 /// Computes an inductive assertion sequence for the infeasible `trace` with unsat core `core`
-/// (step indices from [`check_trace`]; empty means the whole trace). `Craig` falls back to
-/// `it-sp-lv` when Farkas interpolation does not apply; so does `Portfolio`, which needs the
-/// path program to run in full ([`portfolio::portfolio`]), and `CraigSmtLib`, which needs an
-/// interpolating solver (see [`assertion_sequence_with`]).
+/// (step indices from [`check_trace`]; empty means the whole trace), falling back to `it-sp-lv`
+/// where the source does not apply ([`source::with_fallback`]): `Craig` where Farkas
+/// interpolation does not, `Portfolio` and `Intervals`, which need the path program, and
+/// `CraigSmtLib`, which needs an interpolating solver (see [`assertion_sequence_with`]).
 pub fn assertion_sequence(
     source: Source,
     trace: &[TransFormula],
@@ -163,7 +186,7 @@ pub fn assertion_sequence(
 /// [`assertion_sequence`] with the interpolating solver `CraigSmtLib` asks (its sequences are
 /// checked with `solver` ([`check_inductive`]); one that is not inductive, or not known to be,
 /// is never used: the source falls back to `it-sp-lv` and says why) and the trace's path
-/// program that `Intervals` needs.
+/// program that `Intervals` needs. The first sequence of the source.
 pub fn assertion_sequence_with(
     source: Source,
     trace: &[TransFormula],
@@ -172,54 +195,16 @@ pub fn assertion_sequence_with(
     interpolator: Option<&mut smt::SmtLibSolver>,
     path: Option<&portfolio::PathProgram>,
 ) -> Result<Sequence, RefineError> {
-    if let Some(opts) = source.newton_options() {
-        return newton_sequence(source, opts, trace, core, solver);
-    }
-    let attempt = match (source, interpolator) {
-        (Source::CraigSmtLib, None) => Err(RefineError::NotApplicable("no interpolating solver".into())),
-        (Source::CraigSmtLib, Some(itp)) => {
-            craig_smtlib::smtlib_sequence(trace, core, itp).and_then(|preds| match check_inductive(&preds, trace, solver) {
-                Some(true) => Ok(preds),
-                Some(false) => Err(RefineError::NotApplicable(format!("{} gave a non-inductive sequence", itp.command()))),
-                None => Err(RefineError::NotApplicable("the inductivity of the interpolants is undecided".into())),
-            })
-        }
-        (Source::Intervals, _) => match path {
-            Some(path) => intervals::interval_sequence(trace, path),
-            None => Err(RefineError::NotApplicable("intervals need the trace's path program".into())),
-        },
-        _ => farkas::farkas_sequence(trace, core, solver),
-    };
-    let used = if matches!(source, Source::CraigSmtLib | Source::Intervals) { source } else { Source::Craig };
-    let seq = match attempt {
-        Ok(preds) => Sequence { quantified: count_quantified(&preds), preds, source_used: used, fallback: None },
-        Err(RefineError::NotApplicable(why)) => {
-            tracing::debug!("{used} not applicable ({why}); falling back to it-sp-lv");
-            let it_sp_lv = NewtonOptions { transformer: Transformer::Sp, it: true, lv: true };
-            let seq = newton_sequence(Source::NewtonItSpLv, it_sp_lv, trace, core, solver)?;
-            Sequence { fallback: Some(format!("{used}: {why}")), ..seq }
-        }
-        Err(e) => return Err(e),
-    };
+    let mut solvers = source::Solvers { solver, interpolator, hoare: None };
+    let found = source::with_fallback(source, &source::Infeasible { trace, core }, path, None, &mut solvers)?;
+    let seq = found.sequences.into_iter().next().ok_or_else(|| RefineError::NotApplicable(format!("{source} gave no sequence")))?;
     debug_assert!(
-        check_inductive(&seq.preds, trace, solver) != Some(false),
+        check_inductive(&seq.preds, trace, solvers.solver) != Some(false),
         "{} produced a non-inductive sequence {:?}",
         seq.source_used,
         seq.preds
     );
     Ok(seq)
-}
-
-/// The Newton sequence for `opts`, reported as coming from `source`.
-fn newton_sequence(
-    source: Source,
-    opts: NewtonOptions,
-    trace: &[TransFormula],
-    core: &BTreeSet<usize>,
-    solver: &mut dyn Solver,
-) -> Result<Sequence, RefineError> {
-    let s = newton(trace, core, opts, solver)?;
-    Ok(Sequence { preds: s.preds, source_used: source, quantified: s.quantified, fallback: None })
 }
 
 /// How many of the assertions contain a quantifier.
