@@ -169,6 +169,9 @@ pub struct Capabilities {
     pub data_model: bool,
     /// `--property NAME`.
     pub property: bool,
+    /// `--jobs N` (threads of one run: the benchmark passes 1 so that its parallel tasks do
+    /// not oversubscribe the cores).
+    pub jobs: bool,
 }
 
 /// Whether a help text lists the option `opt` (as a whole word: `--property` is not
@@ -186,7 +189,11 @@ pub fn lists_option(help: &str, opt: &str) -> bool {
 pub fn probe(verifier: &Path) -> Capabilities {
     let limits = runner::Limits { cpu_secs: 20.0, memory_mb: None, wall_secs: 30.0 };
     let out = runner::run(verifier, &[OsString::from("--help")], &limits);
-    Capabilities { data_model: lists_option(&out.stdout, "--data-model"), property: lists_option(&out.stdout, "--property") }
+    Capabilities {
+        data_model: lists_option(&out.stdout, "--data-model"),
+        property: lists_option(&out.stdout, "--property"),
+        jobs: lists_option(&out.stdout, "--jobs"),
+    }
 }
 
 /// How to run the tasks.
@@ -221,8 +228,8 @@ fn option_value(extra: &[OsString], opt: &str) -> Option<String> {
     })
 }
 
-/// The verifier's arguments for a task: the program, `--timeout S` and `--json-stats` (unless
-/// the extra options give them), `--data-model` and `--property` when the verifier lists them
+/// The verifier's arguments for a task: the program, `--timeout S`, `--json-stats` and
+/// `--jobs 1` (unless the extra options give them; `--jobs` when the verifier lists it), `--data-model` and `--property` when the verifier lists them
 /// (for `.yml` tasks; `--property termination` also for `#Terminating`/`#Nonterminating`
 /// programs), then the extra options.
 pub fn child_args(task: &Task, opts: &RunOptions) -> Vec<OsString> {
@@ -233,6 +240,10 @@ pub fn child_args(task: &Task, opts: &RunOptions) -> Vec<OsString> {
     }
     if !has_option(&opts.extra, "--json-stats") {
         args.push("--json-stats".into());
+    }
+    if opts.caps.jobs && !has_option(&opts.extra, "--jobs") {
+        args.push("--jobs".into());
+        args.push("1".into());
     }
     let pass_property = match task.kind {
         TaskKind::Yml => true,

@@ -216,13 +216,16 @@ fn malformed_tasks_are_errors_without_a_run() {
 fn child_arguments_follow_the_verifiers_help() {
     let dir = scratch("args");
     let plain = fake(&dir, "");
-    assert_eq!(probe(&plain), Capabilities { data_model: false, property: false });
+    assert_eq!(probe(&plain), Capabilities::default());
     let rich = dir.join("rich");
-    write_script(&rich, &FAKE.replace("HELP_EXTRA", "echo '      --data-model <ILP32|LP64>'; echo '      --property <NAME>'"));
-    assert_eq!(probe(&rich), Capabilities { data_model: true, property: true });
+    write_script(
+        &rich,
+        &FAKE.replace("HELP_EXTRA", "echo '      --data-model <ILP32|LP64>'; echo '      --property <NAME>'; echo '      --jobs <N>'"),
+    );
+    assert_eq!(probe(&rich), Capabilities { data_model: true, property: true, jobs: true });
     let other = dir.join("other");
     write_script(&other, &FAKE.replace("HELP_EXTRA", "echo '      --property-file <F>'"));
-    assert_eq!(probe(&other), Capabilities { data_model: false, property: false });
+    assert_eq!(probe(&other), Capabilities::default());
     assert_eq!(probe(&dir.join("nope")), Capabilities::default());
 
     let yml = Task {
@@ -237,16 +240,25 @@ fn child_arguments_follow_the_verifiers_help() {
     let strs = |v: Vec<OsString>| v.into_iter().map(|s| s.into_string().unwrap()).collect::<Vec<_>>().join(" ");
     let mut o = opts(&plain, 5.0, None);
     assert_eq!(strs(child_args(&yml, &o)), "t.c --timeout 5 --json-stats");
-    o.caps = Capabilities { data_model: true, property: true };
-    assert_eq!(strs(child_args(&yml, &o)), "t.c --timeout 5 --json-stats --data-model LP64 --property valid-memsafety");
+    o.caps = Capabilities { data_model: true, property: true, jobs: true };
+    assert_eq!(strs(child_args(&yml, &o)), "t.c --timeout 5 --json-stats --jobs 1 --data-model LP64 --property valid-memsafety");
     o.extra = vec!["--refinement".into(), "craig".into(), "--timeout=9".into()];
     o.timeout = 2.5;
-    assert_eq!(strs(child_args(&yml, &o)), "t.c --json-stats --data-model LP64 --property valid-memsafety --refinement craig --timeout=9");
+    assert_eq!(
+        strs(child_args(&yml, &o)),
+        "t.c --json-stats --jobs 1 --data-model LP64 --property valid-memsafety --refinement craig --timeout=9"
+    );
+    o.extra.push("--jobs=2".into());
+    assert_eq!(
+        strs(child_args(&yml, &o)),
+        "t.c --json-stats --data-model LP64 --property valid-memsafety --refinement craig --timeout=9 --jobs=2"
+    );
+    o.extra.pop();
     let safe = Task { kind: TaskKind::Annotated, property: Some("unreach-call".into()), data_model: None, ..yml.clone() };
     let term = Task { property: Some("termination".into()), ..safe.clone() };
     o.extra.clear();
-    assert_eq!(strs(child_args(&safe, &o)), "t.c --timeout 2.5 --json-stats");
-    assert_eq!(strs(child_args(&term, &o)), "t.c --timeout 2.5 --json-stats --property termination");
+    assert_eq!(strs(child_args(&safe, &o)), "t.c --timeout 2.5 --json-stats --jobs 1");
+    assert_eq!(strs(child_args(&term, &o)), "t.c --timeout 2.5 --json-stats --jobs 1 --property termination");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -266,7 +278,7 @@ fn selection_by_property() {
               no-overflow (1), termination (3), valid-memsafety (1); use --property NAME to run them anyway"
             .to_string()]
     );
-    let (kept, notes) = select(tasks.clone(), None, Capabilities { data_model: true, property: true });
+    let (kept, notes) = select(tasks.clone(), None, Capabilities { data_model: true, property: true, jobs: true });
     assert_eq!((kept.len(), notes.len()), (tasks.len(), 0));
     let (kept, notes) = select(tasks.clone(), Some("termination"), Capabilities::default());
     // The two malformed ymls (property unknown) stay visible.

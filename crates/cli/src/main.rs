@@ -60,6 +60,12 @@ struct Cli {
     #[arg(long, value_name = "STRATEGY", default_value_t = Strategy::default())]
     engine: Strategy,
 
+    /// How many engines of the strategy run at once (default: the number of cores). Above 1,
+    /// the strategy's last engine runs on a thread of its own with all the time, the others on
+    /// the remaining threads; the first TRUE or FALSE wins and stops the rest.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+
     /// Source of assertion sequences for infeasible traces: portfolio, it-sp-lv, craig, craig-smtlib,
     /// sp, it-sp, sp-lv, wp, it-wp, wp-lv, it-wp-lv, intervals.
     #[arg(long, value_name = "NAME", default_value = "portfolio")]
@@ -201,6 +207,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         solver: cli.solver.clone(),
         interpolator,
         cancel: Default::default(),
+        jobs: cli.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize),
     };
     let mut externs = program.externs.clone();
     let mut outcome = verify_on_worker(program, &config)?;

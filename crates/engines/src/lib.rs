@@ -9,6 +9,7 @@ mod cex;
 pub mod chc;
 pub mod houdini;
 pub mod nested;
+pub mod portfolio;
 mod predicate_dfa;
 mod sources;
 pub mod strategy;
@@ -52,6 +53,8 @@ pub struct Config {
     pub interpolator: Vec<String>,
     /// Raised when the run's answer is no longer needed (another engine decided).
     pub cancel: CancelToken,
+    /// How many engines of the strategy may run at once (a parallel portfolio when above 1).
+    pub jobs: usize,
 }
 
 impl Config {
@@ -75,6 +78,7 @@ impl Default for Config {
             solver: SolverSpec::Z3,
             interpolator: smt::backend::split_command(smt::backend::DEFAULT_INTERPOLATOR),
             cancel: CancelToken::default(),
+            jobs: 1,
         }
     }
 }
@@ -223,6 +227,44 @@ pub struct Stats {
     pub strategy: String,
     /// The engine of the strategy that decided (of the last entry procedure).
     pub engine: Option<String>,
+}
+
+impl Stats {
+    /// Adds what another part of the run did (a lane of a parallel portfolio): counters and
+    /// times are summed, flags joined; the names (`solver`, `strategy`, `engine`) stay.
+    pub fn absorb(&mut self, o: &Stats) {
+        self.iterations += o.iterations;
+        self.trace_checks += o.trace_checks;
+        self.sequences += o.sequences;
+        self.perfect_sequences += o.perfect_sequences;
+        self.fallbacks += o.fallbacks;
+        self.quantified_predicates += o.quantified_predicates;
+        self.hoare_checks += o.hoare_checks;
+        self.hoare_solver_calls += o.hoare_solver_calls;
+        self.abstraction_states += o.abstraction_states;
+        self.time_abstraction_ms += o.time_abstraction_ms;
+        self.time_trace_check_ms += o.time_trace_check_ms;
+        self.time_sequence_ms += o.time_sequence_ms;
+        self.trace_solver += o.trace_solver;
+        self.hoare_solver += o.hoare_solver;
+        self.interpolator += o.interpolator;
+        if self.first_fallback.is_none() {
+            self.first_fallback.clone_from(&o.first_fallback);
+        }
+        self.cell_abstraction_proof |= o.cell_abstraction_proof;
+        self.houdini_proof |= o.houdini_proof;
+        self.horn_proof |= o.horn_proof;
+    }
+}
+
+impl std::ops::AddAssign for SolverUse {
+    fn add_assign(&mut self, o: SolverUse) {
+        self.queries += o.queries;
+        self.time_ms += o.time_ms;
+        self.unknowns += o.unknowns;
+        self.timeouts += o.timeouts;
+        self.restarts += o.restarts;
+    }
 }
 
 /// What one solver instance did (summed over entry procedures).

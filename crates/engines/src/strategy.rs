@@ -258,10 +258,18 @@ impl Strategy {
         self
     }
 
-    /// Runs the strategy on `task`: each applicable engine in turn with its share of the time,
-    /// until one answers TRUE or FALSE (or the run is out of time or canceled). UNKNOWN gives
-    /// the last engine's reason.
+    /// Runs the strategy on `task`: in turn, or with `config.jobs > 1` as a parallel portfolio
+    /// ([`crate::portfolio`]).
     pub fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+        if config.jobs > 1 && self.0.len() > 1 {
+            return crate::portfolio::run(self, task, config, stats);
+        }
+        self.run_in_turn(task, config, stats)
+    }
+
+    /// Each applicable engine in turn with its share of the time, until one answers TRUE or
+    /// FALSE (or the run is out of time or canceled). UNKNOWN gives the last engine's reason.
+    pub fn run_in_turn(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
         let mut answer = None;
         let mut skipped = vec![];
         for step in &self.0 {
