@@ -1,0 +1,132 @@
+//! The engine layer on hand-made programs: the CEGAR loop on a tiny counter loop (safe and
+//! buggy, flat), the strategy's order and fall-through, and the parallel portfolio's
+//! cancellation.
+
+use engines::annotation::Proof;
+use engines::strategy::{Share, Step};
+use engines::{Config, Engine, Prepared, Stats, Strategy, Task, Verdict};
+use ir::{Cfg, Stmt, Violation, ViolationKind};
+use smt::build::*;
+use smt::{Sort, Term};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// `x = 0; while (x < 10) x++; assert(x == expected);` as a CFG.
+fn counter(expected: i64) -> Cfg {
+    let x = Term::var("x", Sort::Int);
+    let mut cfg = Cfg::default();
+    let entry = cfg.add_loc("main.entry", None);
+    let head = cfg.add_loc("main.head", None);
+    let after = cfg.add_loc("main.after", None);
+    let exit = cfg.add_loc("main.exit", None);
+    let error = cfg.add_error_loc(Violation { kind: ViolationKind::Assert, pos: None });
+    (cfg.entry, cfg.exit) = (entry, exit);
+    cfg.add_stmt(entry, head, Stmt::Assign(vec![(x.clone(), int(0))]), None);
+    let step = Stmt::Seq(vec![Stmt::Assume(lt(&x, &int(10))), Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(1)]))])]);
+    cfg.add_stmt(head, head, step, None);
+    cfg.add_stmt(head, after, Stmt::Assume(not(&lt(&x, &int(10)))), None);
+    cfg.add_stmt(after, error, Stmt::Assume(not(&eq(&x, &int(expected)))), None);
+    cfg.add_stmt(after, exit, Stmt::Assume(eq(&x, &int(expected))), None);
+    cfg
+}
+
+fn config(strategy: &str, jobs: usize) -> Config {
+    Config {
+        deadline: Some(Instant::now() + Duration::from_secs(60)),
+        strategy: strategy.parse().expect("a strategy"),
+        accelerate: false,
+        jobs,
+        ..Config::default()
+    }
+}
+
+fn run(cfg: Cfg, config: &Config) -> (Verdict, Option<Proof>, Stats) {
+    let prepared = Prepared::Flat(cfg);
+    let mut stats = Stats::default();
+    let (v, p) = config.strategy.run(&Task { entry: "main", prepared: &prepared }, config, &mut stats);
+    (v, p, stats)
+}
+
+#[test]
+fn the_loop_proves_a_counter_with_a_checked_invariant() {
+    let (verdict, proof, stats) = run(counter(10), &config("automizer", 1));
+    assert!(matches!(verdict, Verdict::Safe), "{verdict:?}");
+    let proof = proof.expect("a proof");
+    assert_eq!(proof.checked, Some(true));
+    assert_eq!(proof.invariants.len(), 1, "one loop head: {:?}", proof.invariants);
+    assert!(stats.iterations >= 2 && stats.sequences >= 1, "{stats:?}");
+    assert_eq!(stats.engine.as_deref(), Some("automizer"));
+}
+
+#[test]
+fn the_loop_finds_the_bug_with_its_values() {
+    let (verdict, _, stats) = run(counter(9), &config("automizer", 1));
+    let Verdict::Unsafe(cex) = verdict else { panic!("expected FALSE, got {verdict:?}") };
+    assert_eq!(cex.violation.kind, ViolationKind::Assert);
+    assert!(cex.source_steps);
+    // The path enters the loop ten times; after the last step x is 10.
+    let x = Term::var("x", Sort::Int);
+    assert_eq!(cex.steps.last().and_then(|s| s.values.get(&x)), Some(&int(10)));
+    assert_eq!(stats.engine.as_deref(), Some("automizer"));
+}
+
+#[test]
+fn a_strategy_falls_through_engines_that_only_prove() {
+    // Horn solving proves the safe counter; on the buggy one it has no model, so trace
+    // abstraction decides.
+    let (verdict, _, stats) = run(counter(10), &config("horn:50%,automizer", 1));
+    assert!(matches!(verdict, Verdict::Safe));
+    assert_eq!(stats.engine.as_deref(), Some("horn"));
+    assert!(stats.horn_proof);
+    let (verdict, _, stats) = run(counter(9), &config("horn:50%,automizer", 1));
+    assert!(matches!(verdict, Verdict::Unsafe(_)), "{verdict:?}");
+    assert_eq!(stats.engine.as_deref(), Some("automizer"));
+    // An engine alone that can only prove answers UNKNOWN on a bug, never FALSE.
+    let (verdict, _, _) = run(counter(9), &config("horn", 1));
+    assert!(matches!(verdict, Verdict::Unknown(_)), "{verdict:?}");
+}
+
+/// Set when [`Stubborn`] saw the cancellation.
+static CANCELED: AtomicBool = AtomicBool::new(false);
+
+/// An engine that never answers by itself: it waits until it is canceled or out of time.
+struct Stubborn;
+
+impl Engine for Stubborn {
+    fn name(&self) -> &'static str {
+        "stubborn"
+    }
+    fn about(&self) -> &'static str {
+        "waits for its cancellation"
+    }
+    fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
+        None
+    }
+    fn run(&self, _: &Task, config: &Config, _: &mut Stats) -> (Verdict, Option<Proof>) {
+        while config.deadline.is_none_or(|d| Instant::now() < d) {
+            if config.cancel.is_cancelled() {
+                CANCELED.store(true, Ordering::SeqCst);
+                return (Verdict::unknown("canceled"), None);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        (Verdict::unknown("timeout"), None)
+    }
+}
+
+#[test]
+fn the_first_answer_of_a_portfolio_cancels_the_others() {
+    // The stubborn engine is the strategy's last: it runs on a lane of its own with all the
+    // time, and only the cancellation ends it.
+    let strategy = Strategy(vec![
+        Step { engine: &engines::strategy::TraceAbstraction, share: Share { fraction: 0.5, max: None } },
+        Step { engine: &Stubborn, share: Share::REST },
+    ]);
+    let config = Config { strategy, ..config("automizer", 2) };
+    let started = Instant::now();
+    let (verdict, _, stats) = run(counter(9), &config);
+    assert!(matches!(verdict, Verdict::Unsafe(_)), "{verdict:?}");
+    assert_eq!(stats.engine.as_deref(), Some("automizer"));
+    assert!(CANCELED.load(Ordering::SeqCst), "the other lane was not canceled");
+    assert!(started.elapsed() < Duration::from_secs(30), "the portfolio waited for its deadline");
+}
