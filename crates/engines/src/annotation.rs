@@ -123,10 +123,7 @@ pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64) -> bool {
     if cfg.error_locs().iter().any(|&l| !unsat(&inv[l], &mut solver)) {
         return false;
     }
-    cfg.edges.iter().all(|e| {
-        let tf = e.stmt().trans_formula();
-        matches!(check_triple(&inv[e.src], &tf, &inv[e.dst], &mut solver), Validity::Valid)
-    })
+    cfg.edges.iter().all(|e| matches!(check_triple(&inv[e.src], e.trans_formula(), &inv[e.dst], &mut solver), Validity::Valid))
 }
 
 /// The proof of a TRUE answer for one entry procedure.

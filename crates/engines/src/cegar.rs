@@ -11,7 +11,7 @@ use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::sources::Refiner;
 use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
 use automata::{Interrupted, LazyDfa, LazyDnwa};
-use ir::{Block, Cfg, Edge, Label, ReturnLetter, Stmt, TransFormula, Violation};
+use ir::{Block, Cfg, Edge, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::nested::{Nesting, StepKind};
 use refine::{check_scoped_trace, HoareChecker, RefineError, Sequence, TraceCheck};
 use smt::{Solver, Term};
@@ -35,7 +35,12 @@ pub(crate) struct Letter {
 
 impl Letter {
     pub(crate) fn new(stmt: Stmt, kind: Kind, edge: &Edge, cfg: usize) -> Letter {
-        Letter { formula: stmt.trans_formula(), stmt, kind, edge: edge.clone(), cfg }
+        // An internal letter is its edge's statement, whose formula the edge keeps.
+        let formula = match kind {
+            Kind::Internal => edge.trans_formula().clone(),
+            _ => stmt.trans_formula(),
+        };
+        Letter { formula, stmt, kind, edge: edge.clone(), cfg }
     }
 
     /// The letter as a block of original edges: an internal letter's composed edges, a call or
@@ -43,7 +48,11 @@ impl Letter {
     fn block(&self) -> Block {
         match self.kind {
             Kind::Internal => self.edge.as_block(),
-            _ => Block::Edge(Box::new(Edge { label: Label::Stmt(self.stmt.clone()), block: None, ..self.edge.clone() })),
+            _ => {
+                let mut e = self.edge.with_stmt(self.stmt.clone());
+                e.block = None;
+                Block::Edge(Box::new(e))
+            }
         }
     }
 }

@@ -47,7 +47,7 @@ pub fn basic_path<K: Clone>(steps: Vec<(Block, K)>, check: &mut TraceChecker<K>)
         let mut chosen = None;
         let mut all_infeasible = true;
         for (k, b) in branches.iter().enumerate() {
-            let tf = b.stmt().trans_formula();
+            let tf = b.trans_formula();
             let last = k + 1 == branches.len();
             if last && all_infeasible {
                 chosen = Some((b.clone(), tf, items[i].2.clone()));
@@ -73,7 +73,7 @@ fn push_flat<K: Clone>(items: &mut Vec<(Block, TransFormula, K)>, b: Block, k: &
     match b {
         Block::Seq(parts) => parts.into_iter().for_each(|p| push_flat(items, p, k)),
         b => {
-            let tf = b.stmt().trans_formula();
+            let tf = b.trans_formula();
             items.push((b, tf, k.clone()));
         }
     }
@@ -105,7 +105,11 @@ fn exact_path<K>(path: Vec<(Edge, K)>) -> Option<Vec<(Edge, K)>> {
     path.into_iter()
         .map(|(e, k)| match (&e.overapprox, &e.exact) {
             (None, _) => Some((e, k)),
-            (Some(_), Some(x)) => Some((Edge { label: Label::Stmt(x.clone()), overapprox: None, exact: None, ..e }, k)),
+            (Some(_), Some(x)) => {
+                let mut exact = e.with_stmt(x.clone());
+                (exact.overapprox, exact.exact) = (None, None);
+                Some((exact, k))
+            }
             (Some(_), None) => None,
         })
         .collect()

@@ -24,7 +24,7 @@ pub fn clauses(cfg: &Cfg) -> Option<Clauses> {
         .edges
         .iter()
         .map(|e| match &e.label {
-            Label::Stmt(s) => Some(s.trans_formula()),
+            Label::Stmt(_) => Some(e.trans_formula().clone()),
             Label::Call(_) => None,
         })
         .collect::<Option<Vec<TransFormula>>>()?;

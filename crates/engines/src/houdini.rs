@@ -23,7 +23,7 @@ const SINGLE_QUERY_MS: u64 = 200;
 /// conjunction of `candidates` elsewhere), or `None` if the candidates do not make one or
 /// the solver gave up before `deadline`.
 pub fn annotation(cfg: &Cfg, candidates: &[Term], deadline: Option<Instant>) -> Option<Vec<Term>> {
-    let mut h = Houdini { cfg, steps: cfg.edges.iter().map(|e| e.stmt().trans_formula()).collect(), solver: Z3Solver::new(), deadline };
+    let mut h = Houdini { cfg, steps: cfg.edges.iter().map(|e| e.trans_formula().clone()).collect(), solver: Z3Solver::new(), deadline };
     tracing::debug!("Houdini: {} candidates", candidates.len());
     candidates.iter().for_each(|c| tracing::trace!("candidate {c}"));
     let inv = h.fixpoint(candidates)?;

@@ -17,7 +17,7 @@
 //! The invariants such proofs need are disjunctive ("the loop has not reached `#q` yet, or
 //! the cell is set"), which Horn solving finds more readily than interpolation.
 
-use crate::{Cfg, Edge, Label, Stmt};
+use crate::{Cfg, Label, Stmt};
 use smt::build::{eq, ite, rebuild};
 use smt::subst::free_vars;
 use smt::{Kind, Op, Sort, Term};
@@ -50,7 +50,7 @@ pub fn cell_abstraction(cfg: &Cfg) -> Option<Cfg> {
         if cfg.locs[e.dst].error.is_some() {
             stmt = Stmt::Seq(vec![stmt, Stmt::Assume(eq(&cells.last, &cells.q))]);
         }
-        out.add_edge(Edge { label: Label::Stmt(stmt), ..e.clone() });
+        out.add_edge(e.with_stmt(stmt));
     }
     let entry = out.add_loc("cells.entry", None);
     out.add_stmt(entry, cfg.entry, Stmt::Assign(vec![(cells.last.clone(), cells.q.clone())]), None);

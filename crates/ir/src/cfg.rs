@@ -1,10 +1,10 @@
 //! Programs, procedures and their control-flow graphs.
 
-use crate::stmt::Stmt;
+use crate::stmt::{Stmt, TransFormula};
 use smt::{FuncDecl, Term};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A position in a source file (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -140,12 +140,29 @@ pub struct Edge {
     /// For an edge that large-block encoding composed: the original edges it is made of
     /// (its statement is the same composition of theirs). `None` for an original edge.
     pub block: Option<Arc<Block>>,
+    /// The statement's transition formula, computed once and shared by the edge's clones
+    /// (private: an edge with another statement is made by [`Edge::with_stmt`]).
+    tf: TfCache,
 }
+
+/// A transition formula computed on first use.
+#[derive(Clone, Debug, Default)]
+struct TfCache(Arc<OnceLock<TransFormula>>);
 
 impl Edge {
     /// An original edge without attributes.
     pub fn new(src: LocId, dst: LocId, label: Label, pos: Option<SourcePos>, overapprox: Option<String>) -> Edge {
-        Edge { src, dst, label, pos, overapprox, exact: None, bit_precise_exact: false, nondet: None, block: None }
+        Edge { src, dst, label, pos, overapprox, exact: None, bit_precise_exact: false, nondet: None, block: None, tf: TfCache::default() }
+    }
+
+    /// The edge with the statement `stmt` instead of its own (and with its transition formula).
+    pub fn with_stmt(&self, stmt: Stmt) -> Edge {
+        Edge { label: Label::Stmt(stmt), tf: TfCache::default(), ..self.clone() }
+    }
+
+    /// The transition formula of the edge's statement, computed once.
+    pub fn trans_formula(&self) -> &TransFormula {
+        self.tf.0.get_or_init(|| self.stmt().trans_formula())
     }
 
     /// The edge's statement (`assume true` for a call, which only an engine's input lacks).
@@ -184,12 +201,35 @@ pub enum Block {
 }
 
 impl Block {
-    /// The statement the block stands for (semantically the large-block edge's statement).
+    /// The statement the block stands for: the sequence of its parts' statements (nested
+    /// sequences flattened, `assume true` left out), or the choice of its branches'.
     pub fn stmt(&self) -> Stmt {
         match self {
             Block::Edge(e) => e.stmt(),
-            Block::Seq(parts) => Stmt::Seq(parts.iter().map(Block::stmt).collect()),
+            Block::Seq(parts) => {
+                let mut flat = vec![];
+                for s in parts.iter().map(Block::stmt) {
+                    match s {
+                        Stmt::Seq(ss) => flat.extend(ss),
+                        Stmt::Assume(t) if t.is_true() => {}
+                        s => flat.push(s),
+                    }
+                }
+                match flat.len() {
+                    0 => Stmt::Assume(smt::build::tt()),
+                    1 => flat.pop().unwrap_or(Stmt::Assume(smt::build::tt())),
+                    _ => Stmt::Seq(flat),
+                }
+            }
             Block::Choice(parts) => Stmt::Choice(parts.iter().map(Block::stmt).collect()),
+        }
+    }
+
+    /// The transition formula of [`Self::stmt`] (an original edge's is computed once).
+    pub fn trans_formula(&self) -> TransFormula {
+        match self {
+            Block::Edge(e) => e.trans_formula().clone(),
+            _ => self.stmt().trans_formula(),
         }
     }
 }

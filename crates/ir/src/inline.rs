@@ -84,7 +84,7 @@ fn body_terms(proc: &Procedure) -> Vec<Term> {
     if let Some(b) = &proc.body {
         for e in &b.edges {
             match &e.label {
-                Label::Stmt(s) => out.push(s.trans_formula().formula),
+                Label::Stmt(_) => out.push(e.trans_formula().formula.clone()),
                 Label::Call(c) => out.extend(c.args.iter().cloned()),
             }
         }
@@ -124,17 +124,10 @@ impl<'a> Inliner<'a> {
             let (src, dst) = (base + e.src, base + e.dst);
             match &e.label {
                 Label::Stmt(s) => {
-                    self.cfg.add_edge(Edge {
-                        src,
-                        dst,
-                        label: Label::Stmt(subst_stmt(s, rename)),
-                        pos: e.pos.clone(),
-                        overapprox: e.overapprox.clone(),
-                        exact: e.exact.as_ref().map(|x| subst_stmt(x, rename)),
-                        bit_precise_exact: e.bit_precise_exact,
-                        nondet: e.nondet.clone(),
-                        block: None,
-                    });
+                    let mut renamed = e.with_stmt(subst_stmt(s, rename));
+                    (renamed.src, renamed.dst, renamed.block) = (src, dst, None);
+                    renamed.exact = e.exact.as_ref().map(|x| subst_stmt(x, rename));
+                    self.cfg.add_edge(renamed);
                 }
                 Label::Call(c) => {
                     let call = Call {

@@ -3,8 +3,7 @@
 //! parallel edges into a nondeterministic choice. Loop heads survive because removing one
 //! would need a self-loop composition.
 
-use crate::cfg::{Block, Cfg, Edge, Label, LocId};
-use crate::stmt::Stmt;
+use crate::cfg::{Block, Cfg, Edge, Label, LocId, SourcePos};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -94,13 +93,6 @@ impl Graph {
     }
 }
 
-fn stmt_of(e: &Edge) -> Option<Stmt> {
-    match &e.label {
-        Label::Stmt(s) => Some(s.clone()),
-        Label::Call(_) => None,
-    }
-}
-
 fn join_reasons(a: &Option<String>, b: &Option<String>) -> Option<String> {
     match (a, b) {
         (Some(x), Some(y)) if x != y => Some(format!("{x}; {y}")),
@@ -109,20 +101,12 @@ fn join_reasons(a: &Option<String>, b: &Option<String>) -> Option<String> {
     }
 }
 
+/// The sequential composition of two statement edges (`None` if one is a call): the block of
+/// their original edges, and the statement it stands for.
 fn compose(a: &Edge, b: &Edge) -> Option<Edge> {
-    let mut parts = vec![];
-    for s in [stmt_of(a)?, stmt_of(b)?] {
-        match s {
-            Stmt::Seq(ss) => parts.extend(ss),
-            Stmt::Assume(t) if t.is_true() => {}
-            s => parts.push(s),
-        }
+    if [a, b].iter().any(|e| matches!(e.label, Label::Call(_))) {
+        return None;
     }
-    let stmt = match parts.len() {
-        0 => Stmt::Assume(smt::build::tt()),
-        1 => parts.pop().unwrap_or(Stmt::Assume(smt::build::tt())),
-        _ => Stmt::Seq(parts),
-    };
     let mut blocks = vec![];
     for x in [a.as_block(), b.as_block()] {
         match x {
@@ -130,10 +114,14 @@ fn compose(a: &Edge, b: &Edge) -> Option<Edge> {
             x => blocks.push(x),
         }
     }
-    let mut e =
-        Edge::new(a.src, b.dst, Label::Stmt(stmt), a.pos.clone().or_else(|| b.pos.clone()), join_reasons(&a.overapprox, &b.overapprox));
-    e.block = Some(Arc::new(Block::Seq(blocks)));
-    Some(e)
+    Some(composed(a.src, b.dst, Block::Seq(blocks), a.pos.clone().or_else(|| b.pos.clone()), join_reasons(&a.overapprox, &b.overapprox)))
+}
+
+/// The edge of a composed block: its statement is the block's ([`Block::stmt`]).
+fn composed(src: LocId, dst: LocId, block: Block, pos: Option<SourcePos>, overapprox: Option<String>) -> Edge {
+    let mut e = Edge::new(src, dst, Label::Stmt(block.stmt()), pos, overapprox);
+    e.block = Some(Arc::new(block));
+    e
 }
 
 /// Merges edges with the same source and target into one choice edge.
@@ -149,21 +137,17 @@ fn merge_parallel(g: &mut Graph) -> bool {
         if idx.len() < 2 {
             continue;
         }
-        let mut branches = vec![];
         let mut blocks = vec![];
         let mut overapprox = None;
         let mut pos = None;
         for &i in &idx {
             if let Some(e) = g.remove(i) {
-                branches.extend(stmt_of(&e));
                 blocks.push(e.as_block());
                 overapprox = join_reasons(&overapprox, &e.overapprox);
                 pos = pos.or(e.pos);
             }
         }
-        let mut e = Edge::new(src, dst, Label::Stmt(Stmt::Choice(branches)), pos, overapprox);
-        e.block = Some(Arc::new(Block::Choice(blocks)));
-        g.add(e);
+        g.add(composed(src, dst, Block::Choice(blocks), pos, overapprox));
         changed = true;
     }
     changed

@@ -54,8 +54,8 @@ fn cfg_vars(cfg: &Cfg) -> (BTreeSet<Term>, BTreeSet<Term>) {
     let (mut mentioned, mut assigned) = (BTreeSet::new(), BTreeSet::new());
     for e in &cfg.edges {
         match &e.label {
-            Label::Stmt(s) => {
-                let tf = s.trans_formula();
+            Label::Stmt(_) => {
+                let tf = e.trans_formula();
                 mentioned.extend(tf.in_vars.keys().chain(tf.out_vars.keys()).cloned());
                 assigned.extend(tf.assigned_vars());
             }
@@ -152,7 +152,7 @@ pub fn modified_globals(procs: &BTreeMap<String, Procedure>, globals: &[Term]) -
             Some(b) => {
                 for e in &b.edges {
                     match &e.label {
-                        Label::Stmt(s) => own.extend(s.trans_formula().assigned_vars().into_iter().filter(|v| gs.contains(v))),
+                        Label::Stmt(_) => own.extend(e.trans_formula().assigned_vars().into_iter().filter(|v| gs.contains(v))),
                         Label::Call(c) => {
                             own.extend(c.rets.iter().filter(|v| gs.contains(v)).cloned());
                             calls.entry(name.clone()).or_default().push(c.callee.clone());

@@ -106,32 +106,24 @@ fn recursive_calls_become_marked_contracts() {
     let mut f = Cfg::default();
     f.entry = f.add_loc("f0", None);
     f.exit = f.add_loc("f1", None);
-    f.add_edge(Edge {
-        src: f.entry,
-        dst: f.exit,
-        label: Label::Call(Call { callee: "f".into(), args: vec![a.clone()], rets: vec![r.clone()] }),
-        pos: None,
-        overapprox: None,
-        exact: None,
-        bit_precise_exact: false,
-        nondet: None,
-        block: None,
-    });
+    f.add_edge(Edge::new(
+        f.entry,
+        f.exit,
+        Label::Call(Call { callee: "f".into(), args: vec![a.clone()], rets: vec![r.clone()] }),
+        None,
+        None,
+    ));
     let mut main = Cfg::default();
     main.entry = main.add_loc("m0", None);
     main.exit = main.add_loc("m1", None);
     let err = main.add_error_loc(Violation { kind: ViolationKind::Assert, pos: None });
-    main.add_edge(Edge {
-        src: main.entry,
-        dst: main.exit,
-        label: Label::Call(Call { callee: "f".into(), args: vec![int(1)], rets: vec![x()] }),
-        pos: None,
-        overapprox: None,
-        exact: None,
-        bit_precise_exact: false,
-        nondet: None,
-        block: None,
-    });
+    main.add_edge(Edge::new(
+        main.entry,
+        main.exit,
+        Label::Call(Call { callee: "f".into(), args: vec![int(1)], rets: vec![x()] }),
+        None,
+        None,
+    ));
     main.add_stmt(main.exit, err, Stmt::Assume(tt()), None);
     let mut program = Program::default();
     program.procedures.insert("f".into(), proc_with("f", vec![a], vec![r], Some(f)));
