@@ -3,7 +3,6 @@
 use super::context::{read_str, Owner, Z3Ctx};
 use super::decode_bv_fp::{decode_bv, decode_fp, fp_numeral, ROUNDING_MODE};
 use super::ownership::Owned;
-use super::thread_ctx::with_thread_ctx;
 use super::{unsupported, Res};
 use crate::build;
 use crate::bv;
@@ -290,12 +289,4 @@ impl Back {
             Ok(arr)
         }
     }
-}
-
-/// Translates a term to Z3 and back (for tests and diagnostics).
-pub fn round_trip(t: &Term) -> Result<Term, SolverError> {
-    with_thread_ctx(|cx| {
-        let a = cx.encode(t)?;
-        cx.decode(&a)
-    })
 }

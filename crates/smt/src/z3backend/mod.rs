@@ -21,7 +21,6 @@ mod watchdog;
 
 use crate::solver::SolverError;
 
-pub use decode::round_trip;
 pub use horn::solve_horn;
 pub use solver::Z3Solver;
 pub(crate) use thread_ctx::with_thread_ctx;

@@ -2,7 +2,8 @@
 
 use super::context::Z3Ctx;
 use super::ownership::Owned;
-use super::{round_trip, Z3Solver};
+use super::thread_ctx::with_thread_ctx;
+use super::Z3Solver;
 use crate::build;
 use crate::build::*;
 use crate::simplify::is_equiv;
@@ -15,6 +16,14 @@ use num_rational::BigRational;
 use num_traits::Num;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Translates a term to Z3 and back.
+fn round_trip(t: &Term) -> Result<Term, crate::solver::SolverError> {
+    with_thread_ctx(|cx| {
+        let a = cx.encode(t)?;
+        cx.decode(&a)
+    })
+}
 
 fn x() -> Term {
     Term::var("x", Sort::Int)
