@@ -2,7 +2,7 @@
 //! SV-COMP scoring, and `results.json` / `results.csv`.
 
 use crate::runner::{signal_name, RunOutcome, Termination};
-use crate::tasks::{parse_expected, Expected, Task};
+use crate::tasks::{Expected, Task};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -102,11 +102,6 @@ impl Record {
     /// The SV-COMP score: +2 correct TRUE, +1 correct FALSE, -32 wrong TRUE, -16 wrong FALSE.
     pub fn score(&self) -> i64 {
         score(self.status, self.says_true())
-    }
-
-    /// The expected answer, parsed.
-    pub fn expected(&self) -> Option<Expected> {
-        self.expected.as_deref().and_then(parse_expected)
     }
 }
 

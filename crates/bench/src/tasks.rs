@@ -63,19 +63,6 @@ impl fmt::Display for Expected {
     }
 }
 
-/// Parses the text [`Expected`]'s `Display` writes.
-pub fn parse_expected(s: &str) -> Option<Expected> {
-    let s = s.trim();
-    match s {
-        "true" => Some(Expected::holds()),
-        "false" => Some(Expected::violated()),
-        _ => {
-            let inner = s.strip_prefix("false(")?.strip_suffix(')')?;
-            Some(Expected { holds: false, subproperty: Some(inner.to_string()) })
-        }
-    }
-}
-
 /// Where a task came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaskKind {
@@ -107,14 +94,6 @@ impl Task {
     /// The folder the summary groups this task under.
     pub fn folder(&self) -> PathBuf {
         self.file.parent().map(Path::to_path_buf).unwrap_or_default()
-    }
-
-    /// A short name for messages: the file, with the property when the file has several.
-    pub fn name(&self) -> String {
-        match (&self.kind, &self.property) {
-            (TaskKind::Yml, Some(p)) => format!("{} [{p}]", self.file.display()),
-            _ => self.file.display().to_string(),
-        }
     }
 }
 

@@ -649,17 +649,6 @@ pub fn compare(op: CmpOp, a: &Term, b: &Term, signed: bool) -> Term {
     }
 }
 
-/// Whether a formula is the literal `true`/`false` (for folding conditions).
-pub fn literal_bool(phi: &Term) -> Option<bool> {
-    if phi.is_true() {
-        Some(true)
-    } else if phi.is_false() {
-        Some(false)
-    } else {
-        None
-    }
-}
-
 /// The literal `b` as a formula.
 pub fn lit(b: bool) -> Term {
     bool_lit(b)

@@ -204,16 +204,3 @@ impl<'a> Inliner<'a> {
         Ok(())
     }
 }
-
-/// Variables (canonical instances) that occur in a CFG's statements.
-pub fn cfg_vars(cfg: &Cfg) -> BTreeSet<Term> {
-    let mut out = BTreeSet::new();
-    for e in &cfg.edges {
-        if let Label::Stmt(s) = &e.label {
-            let tf = s.trans_formula();
-            out.extend(tf.in_vars.keys().cloned());
-            out.extend(tf.out_vars.keys().cloned());
-        }
-    }
-    out
-}

@@ -157,11 +157,6 @@ impl HoareChecker {
     pub fn solver(&mut self) -> &mut dyn Solver {
         self.solver.as_mut()
     }
-
-    /// Forgets all cached answers (e.g. when letter ids are reused).
-    pub fn clear_cache(&mut self) {
-        self.cache.clear();
-    }
 }
 
 #[cfg(test)]

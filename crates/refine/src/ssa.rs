@@ -15,12 +15,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub struct Ssa {
     /// One conjunct per step, over versions (and step-local auxiliary variables).
     pub conjuncts: Vec<Term>,
-    /// The canonical variables the trace mentions (keys of in/out instances).
-    pub vars: BTreeSet<Term>,
     /// `versions[i]`: the version of each canonical variable current at position `i` (`n + 1` maps).
     pub versions: Vec<BTreeMap<Term, Term>>,
-    /// The canonical variables each step assigns (gets a new version for).
-    pub assigned: Vec<BTreeSet<Term>>,
 }
 
 /// The name under which step `i` is asserted, so that unsat cores name steps.
@@ -84,7 +80,6 @@ pub fn ssa_scoped(trace: &[TransFormula], nesting: Option<&crate::nested::Nestin
     let mut cur: BTreeMap<Term, Term> = vars.iter().map(|x| (x.clone(), version_var(x, 0))).collect();
     let mut versions = vec![cur.clone()];
     let mut conjuncts = Vec::with_capacity(trace.len());
-    let mut assigned_all = Vec::with_capacity(trace.len());
     for (i, tf) in trace.iter().enumerate() {
         let assigned = tf.assigned_vars();
         let mut next = cur.clone();
@@ -96,22 +91,16 @@ pub fn ssa_scoped(trace: &[TransFormula], nesting: Option<&crate::nested::Nestin
         }
         let f = rename_step(tf, &cur, &next, &mut |a| aux_var(a, i));
         conjuncts.push(f);
-        assigned_all.push(assigned);
         cur = next;
         versions.push(cur.clone());
     }
-    Ssa { conjuncts, vars, versions, assigned: assigned_all }
+    Ssa { conjuncts, versions }
 }
 
 impl Ssa {
     /// The map from versions current at position `pos` back to canonical variables.
     pub fn back_to_canonical(&self, pos: usize) -> HashMap<Term, Term> {
         self.versions.get(pos).map(|m| m.iter().map(|(x, v)| (v.clone(), x.clone())).collect()).unwrap_or_default()
-    }
-
-    /// The map from canonical variables to the versions current at position `pos`.
-    pub fn to_versions(&self, pos: usize) -> HashMap<Term, Term> {
-        self.versions.get(pos).map(|m| m.iter().map(|(x, v)| (x.clone(), v.clone())).collect()).unwrap_or_default()
     }
 }
 
@@ -143,7 +132,9 @@ mod tests {
         assert!(s.conjuncts[1].is_true());
         assert_eq!(s.conjuncts[2], gt(&v("x@ssa1"), &v("y@ssa2")));
         assert_eq!(s.back_to_canonical(3)[&v("y@ssa2")], y);
-        assert_eq!(s.assigned[1], [y].into_iter().collect());
+        // step 1 assigns y alone: only its version changes
+        let changed: BTreeSet<Term> = s.versions[1].iter().filter(|(x, v)| s.versions[2][*x] != **v).map(|(x, _)| x.clone()).collect();
+        assert_eq!(changed, [y].into_iter().collect());
     }
 
     #[test]

@@ -191,8 +191,9 @@ fn atom(tok: &str) -> Sexp {
     Sexp::Symbol(tok.to_string())
 }
 
-/// Reads all S-expressions of a complete text.
-pub fn read_all(text: &str) -> Result<Vec<Sexp>, ReadError> {
+/// Reads all S-expressions of a complete text (the tests' way to read fixtures).
+#[cfg(test)]
+pub(crate) fn read_all(text: &str) -> Result<Vec<Sexp>, ReadError> {
     // A trailing top-level atom needs a delimiter after it to count as complete.
     let padded = format!("{text}\n");
     let mut out = Vec::new();

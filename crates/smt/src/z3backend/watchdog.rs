@@ -1,0 +1,128 @@
+//! Query deadlines: the one watchdog thread that calls `Z3_interrupt` on calls past their time
+//! limit, and the process-wide count of threads inside Z3.
+
+use crate::z3ffi as ffi;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// A context pointer that may be handed to the watchdog thread (`Z3_interrupt` is the one
+/// Z3 call meant to be made from another thread).
+struct InterruptHandle(ffi::Z3_context);
+
+// SAFETY: the watchdog only calls `Z3_interrupt`, which Z3 synchronizes internally, and only
+// while the owning thread is blocked inside `with_deadline` (so the context is alive).
+unsafe impl Send for InterruptHandle {}
+
+/// How many threads are inside a Z3 check or tactic right now.
+static INSIDE_SOLVER: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether some thread is inside a Z3 check or tactic: a fault then is the solver's (Z3 4.8.12's
+/// `qe` tactic crashes on some inputs). Async-signal-safe: one atomic load.
+pub fn inside_solver() -> bool {
+    INSIDE_SOLVER.load(Ordering::SeqCst) > 0
+}
+
+/// Marks the current thread as inside the solver while alive.
+struct InsideSolver;
+
+impl InsideSolver {
+    fn enter() -> InsideSolver {
+        INSIDE_SOLVER.fetch_add(1, Ordering::SeqCst);
+        InsideSolver
+    }
+}
+
+impl Drop for InsideSolver {
+    fn drop(&mut self) {
+        INSIDE_SOLVER.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs `f` (a Z3 call on context `ctx`) and interrupts it after `timeout_ms` (0: no limit).
+///
+/// Z3 4.8.12's own `timeout` parameter and `try-for` use a thread-pool timer that deadlocks
+/// once a timer has fired (Z3 issue #5369/#5371, fixed after 4.8.12), so timeouts are
+/// implemented here with one watchdog thread for the process that calls `Z3_interrupt` ([`Watchdog`];
+/// a thread per call cost a thread's creation per query: seconds of system time on runs with
+/// tens of thousands of Hoare-triple checks).
+pub(super) fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, f: impl FnOnce() -> R) -> R {
+    let _inside = InsideSolver::enter();
+    let Some(deadline) = (timeout_ms > 0).then(|| Instant::now().checked_add(Duration::from_millis(timeout_ms))).flatten() else {
+        return f();
+    };
+    let watchdog = Watchdog::get();
+    let id = watchdog.arm(deadline, InterruptHandle(ctx));
+    let r = f();
+    watchdog.disarm(id);
+    r
+}
+
+/// The calls under a time limit, by id: when each must end and how to interrupt it.
+#[derive(Default)]
+struct Armed {
+    next_id: u64,
+    calls: HashMap<u64, (Instant, InterruptHandle)>,
+}
+
+/// One thread that interrupts every Z3 call still armed at its deadline. It interrupts while
+/// holding the lock that [`Watchdog::disarm`] takes, so once a call is disarmed its context
+/// is never interrupted again on its behalf (and may be dropped).
+struct Watchdog {
+    armed: Mutex<Armed>,
+    changed: Condvar,
+}
+
+impl Watchdog {
+    fn get() -> &'static Watchdog {
+        static WATCHDOG: std::sync::OnceLock<&'static Watchdog> = std::sync::OnceLock::new();
+        WATCHDOG.get_or_init(|| {
+            let dog: &'static Watchdog = Box::leak(Box::new(Watchdog { armed: Mutex::default(), changed: Condvar::new() }));
+            // Without the thread no call would ever be interrupted: a process that cannot start
+            // one cannot honour its time limits.
+            std::thread::Builder::new().name("z3-watchdog".into()).spawn(move || dog.run()).expect("the Z3 watchdog thread starts");
+            dog
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Armed> {
+        self.armed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn arm(&self, deadline: Instant, handle: InterruptHandle) -> u64 {
+        let mut armed = self.lock();
+        let id = armed.next_id;
+        armed.next_id += 1;
+        armed.calls.insert(id, (deadline, handle));
+        self.changed.notify_one();
+        id
+    }
+
+    fn disarm(&self, id: u64) {
+        self.lock().calls.remove(&id);
+    }
+
+    fn run(&self) {
+        let mut armed = self.lock();
+        loop {
+            let now = Instant::now();
+            let due: Vec<u64> = armed.calls.iter().filter(|(_, (d, _))| *d <= now).map(|(id, _)| *id).collect();
+            for id in due {
+                if let Some((_, handle)) = armed.calls.remove(&id) {
+                    // SAFETY: the call is still armed, so its owner is inside `with_deadline`
+                    // (it disarms under this lock before returning): the context is alive.
+                    unsafe { ffi::Z3_interrupt(handle.0) };
+                }
+            }
+            let next = armed.calls.values().map(|(d, _)| *d).min();
+            armed = match next {
+                Some(d) => match self.changed.wait_timeout(armed, d.saturating_duration_since(now)) {
+                    Ok((g, _)) => g,
+                    Err(e) => e.into_inner().0,
+                },
+                None => self.changed.wait(armed).unwrap_or_else(|e| e.into_inner()),
+            };
+        }
+    }
+}
