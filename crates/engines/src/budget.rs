@@ -17,6 +17,11 @@ impl CancelToken {
         self.0.store(true, Ordering::Relaxed);
     }
 
+    /// The flag itself, for the solver layer (`smt::z3backend::interrupt_when`).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
+    }
+
     /// Whether [`Self::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::Relaxed)

@@ -43,6 +43,8 @@ pub fn run(strategy: &Strategy, task: &Task, config: &Config, stats: &mut Stats)
             let tx = tx.clone();
             let spawned = std::thread::Builder::new().name(format!("lane-{i}")).stack_size(LANE_STACK).spawn_scoped(scope, move || {
                 let mut stats = Stats::default();
+                // The first answer interrupts this lane's solver queries in flight.
+                smt::z3backend::interrupt_when(Some(config.cancel.flag()));
                 let (verdict, proof) = lane.run_in_turn(task, &config, &mut stats);
                 let _ = tx.send((i, verdict, proof, stats));
             });

@@ -24,7 +24,7 @@ use crate::solver::SolverError;
 pub use horn::solve_horn;
 pub use solver::Z3Solver;
 pub(crate) use thread_ctx::with_thread_ctx;
-pub use watchdog::inside_solver;
+pub use watchdog::{inside_solver, interrupt_when};
 
 /// The result of a backend operation.
 type Res<T> = Result<T, SolverError>;

@@ -120,6 +120,29 @@ fn timeout_gives_unknown() {
 }
 
 #[test]
+fn a_raised_cancellation_flag_interrupts_a_query_in_flight() {
+    let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let raiser = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        })
+    };
+    super::interrupt_when(Some(flag));
+    let mut s = Z3Solver::new();
+    let z = Term::var("z", Sort::Int);
+    let cube = |v: &Term| mul(&[v.clone(), v.clone(), v.clone()]);
+    s.assert(&eq(&add(&[cube(&x()), cube(&y()), cube(&z)]), &int(33)));
+    // No time limit: only the flag ends the query.
+    let start = Instant::now();
+    assert!(matches!(s.check(), SatResult::Unknown(_)));
+    assert!(start.elapsed() < Duration::from_secs(10));
+    super::interrupt_when(None);
+    raiser.join().unwrap();
+}
+
+#[test]
 fn decl_kind_numbers_match_the_linked_libz3() {
     // `ffi::op` takes its numbers from z3-sys' `DeclKind` (Z3 5.3 numbering); each must be
     // what the linked libz3 reports for an application of that kind. (OP_IFF and OP_OEQ

@@ -2,9 +2,10 @@
 //! limit, and the process-wide count of threads inside Z3.
 
 use crate::z3ffi as ffi;
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// A context pointer that may be handed to the watchdog thread (`Z3_interrupt` is the one
@@ -47,23 +48,60 @@ impl Drop for InsideSolver {
 /// implemented here with one watchdog thread for the process that calls `Z3_interrupt` ([`Watchdog`];
 /// a thread per call cost a thread's creation per query: seconds of system time on runs with
 /// tens of thousands of Hoare-triple checks).
+/// A call of a thread with a cancellation flag ([`interrupt_when`]) is also interrupted as soon
+/// as the flag is raised.
 pub(super) fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, f: impl FnOnce() -> R) -> R {
     let _inside = InsideSolver::enter();
-    let Some(deadline) = (timeout_ms > 0).then(|| Instant::now().checked_add(Duration::from_millis(timeout_ms))).flatten() else {
-        return f();
+    let cancel = CANCEL.with(|c| c.borrow().clone());
+    let limit = match (timeout_ms > 0, &cancel) {
+        (true, _) => Duration::from_millis(timeout_ms),
+        (false, Some(_)) => UNLIMITED,
+        (false, None) => return f(),
     };
+    let Some(deadline) = Instant::now().checked_add(limit) else { return f() };
     let watchdog = Watchdog::get();
-    let id = watchdog.arm(deadline, InterruptHandle(ctx));
+    let id = watchdog.arm(deadline, InterruptHandle(ctx), cancel);
     let r = f();
     watchdog.disarm(id);
     r
 }
 
-/// The calls under a time limit, by id: when each must end and how to interrupt it.
+/// The deadline of a call without a time limit that may be canceled.
+const UNLIMITED: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// How often the watchdog looks at the cancellation flags of armed calls.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+thread_local! {
+    /// The cancellation flag of the current thread's Z3 calls.
+    static CANCEL: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// From now on, the current thread's Z3 calls are interrupted (they answer unknown) once
+/// `flag` is raised; `None` ends that. For a portfolio: the first answer cancels the other
+/// threads' queries in flight.
+pub fn interrupt_when(flag: Option<Arc<AtomicBool>>) {
+    CANCEL.with(|c| *c.borrow_mut() = flag);
+}
+
+/// An armed call: when it must end, how to interrupt it, and its cancellation flag.
+struct Call {
+    deadline: Instant,
+    handle: InterruptHandle,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Call {
+    fn due(&self, now: Instant) -> bool {
+        self.deadline <= now || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// The calls under a time limit, by id.
 #[derive(Default)]
 struct Armed {
     next_id: u64,
-    calls: HashMap<u64, (Instant, InterruptHandle)>,
+    calls: HashMap<u64, Call>,
 }
 
 /// One thread that interrupts every Z3 call still armed at its deadline. It interrupts while
@@ -90,11 +128,11 @@ impl Watchdog {
         self.armed.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn arm(&self, deadline: Instant, handle: InterruptHandle) -> u64 {
+    fn arm(&self, deadline: Instant, handle: InterruptHandle, cancel: Option<Arc<AtomicBool>>) -> u64 {
         let mut armed = self.lock();
         let id = armed.next_id;
         armed.next_id += 1;
-        armed.calls.insert(id, (deadline, handle));
+        armed.calls.insert(id, Call { deadline, handle, cancel });
         self.changed.notify_one();
         id
     }
@@ -107,15 +145,16 @@ impl Watchdog {
         let mut armed = self.lock();
         loop {
             let now = Instant::now();
-            let due: Vec<u64> = armed.calls.iter().filter(|(_, (d, _))| *d <= now).map(|(id, _)| *id).collect();
+            let due: Vec<u64> = armed.calls.iter().filter(|(_, c)| c.due(now)).map(|(id, _)| *id).collect();
             for id in due {
-                if let Some((_, handle)) = armed.calls.remove(&id) {
+                if let Some(Call { handle, .. }) = armed.calls.remove(&id) {
                     // SAFETY: the call is still armed, so its owner is inside `with_deadline`
                     // (it disarms under this lock before returning): the context is alive.
                     unsafe { ffi::Z3_interrupt(handle.0) };
                 }
             }
-            let next = armed.calls.values().map(|(d, _)| *d).min();
+            // A call that may be canceled is looked at again after the poll interval.
+            let next = armed.calls.values().map(|c| if c.cancel.is_some() { c.deadline.min(now + CANCEL_POLL) } else { c.deadline }).min();
             armed = match next {
                 Some(d) => match self.changed.wait_timeout(armed, d.saturating_duration_since(now)) {
                     Ok((g, _)) => g,
