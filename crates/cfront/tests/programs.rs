@@ -7,6 +7,13 @@ use cfront::{translate_file, COptions, DataModel, Property};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// Says on the terminal that a test did not run, and why. Written to stderr directly, since the
+/// test harness hides what a passing test `eprintln!`s.
+fn skipped(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
+}
+
 fn verdict(path: &Path, opts: &COptions) -> String {
     let program = match translate_file(path, opts) {
         Ok(p) => p,
@@ -59,6 +66,7 @@ fn programs() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == "c"))
         .collect();
     files.sort();
+    assert!(!files.is_empty(), "no .c file in {}", dir.display());
     files
 }
 
@@ -91,6 +99,8 @@ fn programs_and_seed_tasks_have_their_expected_verdicts() {
                 failures.push(format!("{task}: expected {expected}, got {got}"));
             }
         }
+    } else {
+        skipped(&format!("the seed tasks of programs_and_seed_tasks_have_their_expected_verdicts: {} is not there", seeds.display()));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

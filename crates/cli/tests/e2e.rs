@@ -5,6 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
+/// Says on the terminal that a test did not run, and why. Written to stderr directly, since the
+/// test harness hides what a passing test `eprintln!`s.
+fn skipped(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
+}
+
 struct Run {
     code: i32,
     stdout: String,
@@ -26,6 +33,9 @@ fn own(name: &str) -> PathBuf {
 
 fn bench() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench");
+    if !p.is_dir() {
+        skipped(&format!("the shared benchmarks ({}) are not there: the parts of the test that need them do not run", p.display()));
+    }
     p.is_dir().then_some(p)
 }
 
@@ -243,7 +253,7 @@ fn craig_and_wp_refinements_give_the_same_verdicts() {
 fn installed(prog: &str) -> bool {
     let found = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(prog).is_file()));
     if !found {
-        eprintln!("note: `{prog}` is not installed; skipping the test that needs it (.ci/run installs it)");
+        skipped(&format!("`{prog}` is not installed: the part of the test that needs it does not run (.ci/run installs it)"));
     }
     found
 }

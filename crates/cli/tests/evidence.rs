@@ -6,6 +6,13 @@ use serde_yaml::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Says on the terminal that a test did not run, and why. Written to stderr directly, since the
+/// test harness hides what a passing test `eprintln!`s.
+fn skipped(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
+}
+
 fn own(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
 }
@@ -45,7 +52,7 @@ fn counterexample_of_p_flag_bug_has_the_error_line_and_the_input() {
 /// it must reach the error (exit status 1). The harness alone compiles as well.
 fn assert_harness_replays(program: &str) {
     if Command::new("gcc").arg("--version").output().is_err() {
-        eprintln!("gcc is not installed: skipped");
+        skipped(&format!("the replay of {program}'s harness: gcc is not installed"));
         return;
     }
     let harness = scratch(&format!("harness-{program}"));
