@@ -71,9 +71,11 @@ struct Cli {
     #[arg(long, value_name = "NAME", default_value = "portfolio")]
     refinement: Source,
 
-    /// The solver of trace checks and Hoare-triple queries: `z3` (in-process) or
-    /// `smtlib:COMMAND ARGS`, a process speaking SMT-LIB2 on stdin/stdout, e.g.
-    /// `smtlib:cvc5 --incremental --lang smt2`, `smtlib:z3 -in`, `smtlib:yices-smt2 --incremental`.
+    /// The solver of trace checks, Hoare-triple queries, Houdini and the checks of proofs:
+    /// `z3` (in-process) or `smtlib:COMMAND ARGS`, a process speaking SMT-LIB2 on
+    /// stdin/stdout, e.g. `smtlib:cvc5 --incremental --lang smt2`, `smtlib:z3 -in`,
+    /// `smtlib:yices-smt2 --incremental`. Horn solving (the engine `horn`, and `cells` before
+    /// Houdini), simplification and quantifier elimination are in-process Z3 whatever is chosen.
     #[arg(long, value_name = "SOLVER", default_value = "z3")]
     solver: smt::SolverSpec,
 

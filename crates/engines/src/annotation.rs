@@ -11,8 +11,7 @@ use ir::{Cfg, SourcePos};
 use refine::hoare::check_triple;
 use refine::Validity;
 use smt::build::{and, not, or};
-use smt::z3backend::Z3Solver;
-use smt::{SatResult, Solver, Term};
+use smt::{SatResult, Solver, SolverSpec, Term};
 use std::time::Instant;
 
 /// Where an invariant holds.
@@ -105,32 +104,33 @@ pub fn simplify_all(inv: &[Term], deadline: Option<Instant>) -> Vec<Term> {
         .collect()
 }
 
-/// Checks an annotation with a fresh solver: `true` at the entry, `false` at error locations,
-/// a valid Hoare triple along every edge.
-pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64) -> bool {
-    let mut solver = Z3Solver::new();
+/// Checks an annotation with a fresh solver of `spec`: `true` at the entry, `false` at error
+/// locations, a valid Hoare triple along every edge. `false` also when the solver cannot start.
+pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64, spec: &SolverSpec) -> bool {
+    let Ok(mut solver) = spec.create() else { return false };
+    let solver = solver.as_mut();
     solver.set_timeout_ms(timeout_ms);
-    let unsat = |t: &Term, solver: &mut Z3Solver| {
+    let unsat = |t: &Term, solver: &mut dyn Solver| {
         solver.push();
         solver.assert(t);
         let r = solver.check();
         solver.pop();
         matches!(r, SatResult::Unsat)
     };
-    if !unsat(&not(&inv[cfg.entry]), &mut solver) {
+    if !unsat(&not(&inv[cfg.entry]), solver) {
         return false;
     }
-    if cfg.error_locs().iter().any(|&l| !unsat(&inv[l], &mut solver)) {
+    if cfg.error_locs().iter().any(|&l| !unsat(&inv[l], solver)) {
         return false;
     }
-    cfg.edges.iter().all(|e| matches!(check_triple(&inv[e.src], e.trans_formula(), &inv[e.dst], &mut solver), Validity::Valid))
+    cfg.edges.iter().all(|e| matches!(check_triple(&inv[e.src], e.trans_formula(), &inv[e.dst], solver), Validity::Valid))
 }
 
-/// The proof of a TRUE answer for one entry procedure.
-pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>) -> Proof {
+/// The proof of a TRUE answer for one entry procedure, checked with a solver of `spec`.
+pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>, spec: &SolverSpec) -> Proof {
     let inv = simplify_all(inv, deadline);
     let left = millis_left(deadline, 10_000);
-    let checked = (left > 0).then(|| check(cfg, &inv, left));
+    let checked = (left > 0).then(|| check(cfg, &inv, left, spec));
     let invariants = marks_of(None, cfg, 0).into_iter().map(|m| m.invariant(entry, inv[m.loc].clone())).collect();
     Proof { invariants, checked }
 }

@@ -90,11 +90,12 @@ impl Abstraction for Flat<'_> {
     }
 
     /// The loop invariants of an empty difference, from its reachable product states.
-    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, deadline: Option<Instant>) -> Option<Proof> {
+    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
+        let deadline = config.deadline;
         let interrupt = &mut |_| deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string());
         let states = reachable_in_difference(&self.nfa, &mut as_lazy(dfas), interrupt).ok().flatten()?;
         let inv = annotation::annotation(self.cfg, &states, dfas);
-        Some(annotation::proof(entry, self.cfg, &inv, deadline))
+        Some(annotation::proof(entry, self.cfg, &inv, deadline, &config.solver))
     }
 }
 

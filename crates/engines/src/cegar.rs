@@ -95,7 +95,7 @@ pub(crate) trait Abstraction {
         stats: &mut Stats,
     ) -> Result<Vec<Sequence>, RefineError>;
     /// The Floyd–Hoare annotation of an empty difference, checked (`None` if time ran out).
-    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, deadline: Option<Instant>) -> Option<Proof>;
+    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof>;
 }
 
 /// The nesting of a sequence of letters of these kinds (returns matched with calls by a stack).
@@ -199,7 +199,7 @@ pub(crate) fn run(
         stats.hoare_solver += sh.hoare.solver().stats();
     }
     let proof = match verdict {
-        Verdict::Safe => a.proof(entry, &mut dfas, &shared, config.deadline),
+        Verdict::Safe => a.proof(entry, &mut dfas, &shared, config),
         _ => None,
     };
     (verdict, proof)

@@ -9,8 +9,7 @@ use crate::annotation::millis_left;
 use ir::{Cfg, TransFormula};
 use refine::hoare::step_instances;
 use smt::build::{and, ff, not, tt};
-use smt::z3backend::Z3Solver;
-use smt::{SatResult, Solver, Term};
+use smt::{SatResult, Solver, SolverSpec, Term};
 use std::collections::{BTreeSet, VecDeque};
 use std::time::Instant;
 
@@ -22,8 +21,9 @@ const SINGLE_QUERY_MS: u64 = 200;
 /// An inductive annotation of `cfg` (`true` at the entry, `false` at error locations, a
 /// conjunction of `candidates` elsewhere), or `None` if the candidates do not make one or
 /// the solver gave up before `deadline`.
-pub fn annotation(cfg: &Cfg, candidates: &[Term], deadline: Option<Instant>) -> Option<Vec<Term>> {
-    let mut h = Houdini { cfg, steps: cfg.edges.iter().map(|e| e.trans_formula().clone()).collect(), solver: Z3Solver::new(), deadline };
+pub fn annotation(cfg: &Cfg, candidates: &[Term], deadline: Option<Instant>, spec: &SolverSpec) -> Option<Vec<Term>> {
+    let solver = spec.create().map_err(|e| tracing::debug!("Houdini: cannot start {spec}: {e}")).ok()?;
+    let mut h = Houdini { cfg, steps: cfg.edges.iter().map(|e| e.trans_formula().clone()).collect(), solver, deadline };
     tracing::debug!("Houdini: {} candidates", candidates.len());
     candidates.iter().for_each(|c| tracing::trace!("candidate {c}"));
     let inv = h.fixpoint(candidates)?;
@@ -53,7 +53,7 @@ pub fn annotation(cfg: &Cfg, candidates: &[Term], deadline: Option<Instant>) -> 
 struct Houdini<'a> {
     cfg: &'a Cfg,
     steps: Vec<TransFormula>,
-    solver: Z3Solver,
+    solver: Box<dyn Solver>,
     deadline: Option<Instant>,
 }
 

@@ -20,8 +20,7 @@ use refine::source::Infeasible;
 use refine::{RefineError, Sequence, Validity};
 use smt::build::and;
 use smt::simplify::simplify;
-use smt::z3backend::Z3Solver;
-use smt::{Solver, Term};
+use smt::Term;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
@@ -140,10 +139,10 @@ impl Abstraction for Program<'_> {
         refiner.sequences(&Infeasible { trace, core }, None, Some(&nesting), stats)
     }
 
-    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, deadline: Option<Instant>) -> Option<Proof> {
+    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
         // Not borrowed during the search: the automata may still ask `shared` for triples.
         let returns = shared.borrow().returns.clone();
-        proof_of_safety(entry, self, dfas, &returns, &self.locals, deadline)
+        proof_of_safety(entry, self, dfas, &returns, config)
     }
 }
 
@@ -177,9 +176,9 @@ fn proof_of_safety(
     p: &Program,
     dfas: &mut [PredicateDfa],
     returns: &HashMap<usize, ReturnLetter>,
-    locals: &BTreeSet<Term>,
-    deadline: Option<Instant>,
+    config: &Config,
 ) -> Option<Proof> {
+    let deadline = config.deadline;
     let reach = nested_reachable_in_difference(&p.nwa, &mut as_lazy(dfas), &mut |_| {
         deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string())
     });
@@ -189,7 +188,7 @@ fn proof_of_safety(
         .iter()
         .map(|(_, ds)| simplify(&and(&dfas.iter().zip(ds).map(|(d, &s)| d.state_formula(s)).collect::<Vec<_>>())))
         .collect();
-    let checked = check_nested(p, &reach, &annotation, returns, locals, deadline);
+    let checked = check_nested(p, &reach, &annotation, returns, config);
     let mut at: Vec<Vec<Term>> = vec![vec![]; p.locs.len()];
     for ((q, _), f) in reach.states.iter().zip(&annotation) {
         at[*q].push(f.clone());
@@ -206,20 +205,20 @@ fn check_nested(
     reach: &NestedReach,
     annotation: &[Term],
     returns: &HashMap<usize, ReturnLetter>,
-    locals: &BTreeSet<Term>,
-    deadline: Option<Instant>,
+    config: &Config,
 ) -> Option<bool> {
     if reach.states.iter().any(|(q, _)| p.nwa.accepting[*q]) {
         return Some(false);
     }
-    let mut solver = Z3Solver::new();
+    let deadline = config.deadline;
+    let Ok(mut solver) = config.solver.create() else { return Some(false) };
     let mut valid = |pre: &Term, tf: &TransFormula, post: &Term| -> Option<bool> {
         let left = annotation::millis_left(deadline, 10_000);
         if left == 0 {
             return None;
         }
         solver.set_timeout_ms(left);
-        Some(matches!(check_triple(pre, tf, post, &mut solver), Validity::Valid))
+        Some(matches!(check_triple(pre, tf, post, solver.as_mut()), Validity::Valid))
     };
     for &(s, letter, t) in &reach.steps {
         if !valid(&annotation[s], &p.letters[letter].formula, &annotation[t])? {
@@ -228,7 +227,7 @@ fn check_nested(
     }
     for r in &reach.returns {
         let Some(ret) = returns.get(&r.letter) else { return Some(false) };
-        let tf = ret.formula(&annotation[r.hier], locals);
+        let tf = ret.formula(&annotation[r.hier], &p.locals);
         if !valid(&annotation[r.state], &tf, &annotation[r.target])? {
             return Some(false);
         }

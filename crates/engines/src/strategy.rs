@@ -53,7 +53,7 @@ pub(crate) fn encode(cfg: &Cfg, config: &Config) -> Cfg {
 fn horn_proof(entry: &str, encoded: &Cfg, limit: Duration, config: &Config) -> Option<Proof> {
     match chc::annotation(encoded, limit.as_millis() as u64) {
         Ok(Some(inv)) => {
-            let proof = annotation::proof(entry, encoded, &inv, config.deadline);
+            let proof = annotation::proof(entry, encoded, &inv, config.deadline, &config.solver);
             if proof.checked == Some(true) {
                 return Some(proof);
             }
@@ -67,8 +67,8 @@ fn horn_proof(entry: &str, encoded: &Cfg, limit: Duration, config: &Config) -> O
 
 /// A checked proof of `encoded` from the candidates that Houdini keeps before `deadline`.
 fn houdini_proof(entry: &str, encoded: &Cfg, candidates: &[Term], deadline: Option<Instant>, config: &Config) -> Option<Proof> {
-    let inv = houdini::annotation(encoded, candidates, deadline)?;
-    let proof = annotation::proof(entry, encoded, &inv, config.deadline);
+    let inv = houdini::annotation(encoded, candidates, deadline, &config.solver)?;
+    let proof = annotation::proof(entry, encoded, &inv, config.deadline, &config.solver);
     if proof.checked != Some(true) {
         tracing::debug!("the Houdini annotation of {entry} failed its check");
         return None;

@@ -67,6 +67,9 @@ pub trait Solver {
     fn push(&mut self);
     /// Closes the innermost scope, dropping its assertions.
     fn pop(&mut self);
+    /// Drops every assertion and scope (for one-shot queries: Z3 then runs its
+    /// non-incremental preprocessing).
+    fn reset(&mut self);
     /// Asserts a formula.
     fn assert(&mut self, t: &Term);
     /// Asserts a formula under a name that can appear in unsat cores.

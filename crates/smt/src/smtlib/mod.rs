@@ -337,6 +337,21 @@ impl Solver for SmtLibSolver {
         self.send("(pop 1)", d, true, "pop");
     }
 
+    /// Pops every scope; assertions at the outermost level cannot be popped, so with any
+    /// there the process is stopped and starts afresh at the next command.
+    fn reset(&mut self) {
+        while self.frames.len() > 1 {
+            self.pop();
+        }
+        if !self.frames[0].is_empty() {
+            self.kill("reset");
+            self.frames[0].clear();
+            self.table = Table::default();
+            self.poisoned.clear();
+            self.last = None;
+        }
+    }
+
     fn assert(&mut self, t: &Term) {
         self.add(None, t);
     }

@@ -92,20 +92,6 @@ impl Z3Solver {
         self.inner.as_mut().map_err(|e| SolverError::Failure(e.clone()))
     }
 
-    /// Drops every assertion and scope. Until the next `push`, checks run Z3's
-    /// non-incremental preprocessing, which decides formulas with `mod` and `div` that its
-    /// incremental core can spend seconds on: one-shot queries should reset, not pop.
-    pub fn reset(&mut self) {
-        self.last = None;
-        self.scopes = 0;
-        self.poisoned.clear();
-        if let Ok(inner) = self.inner() {
-            // SAFETY: live solver.
-            unsafe { ffi::Z3_solver_reset(inner.cx.c(), inner.solver.p) };
-            inner.trackers.clear();
-        }
-    }
-
     fn add(&mut self, name: Option<&str>, t: &Term) {
         self.last = None;
         let r = (|| -> Res<()> {
@@ -143,6 +129,20 @@ impl Z3Solver {
 }
 
 impl Solver for Z3Solver {
+    /// Drops every assertion and scope. Until the next `push`, checks run Z3's
+    /// non-incremental preprocessing, which decides formulas with `mod` and `div` that its
+    /// incremental core can spend seconds on: one-shot queries should reset, not pop.
+    fn reset(&mut self) {
+        self.last = None;
+        self.scopes = 0;
+        self.poisoned.clear();
+        if let Ok(inner) = self.inner() {
+            // SAFETY: live solver.
+            unsafe { ffi::Z3_solver_reset(inner.cx.c(), inner.solver.p) };
+            inner.trackers.clear();
+        }
+    }
+
     fn push(&mut self) {
         self.last = None;
         if let Ok(inner) = self.inner() {
