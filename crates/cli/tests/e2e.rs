@@ -18,8 +18,11 @@ struct Run {
     stderr: String,
 }
 
+/// Runs the binary on `file`, one engine at a time unless `args` say `--jobs` (in a portfolio,
+/// which engine answers first decides the statistics and the invariants printed).
 fn tracery(args: &[&str], file: &Path) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_tracery")).args(args).arg(file).output().expect("the tracery binary runs");
+    let jobs: &[&str] = if args.contains(&"--jobs") { &[] } else { &["--jobs", "1"] };
+    let out = Command::new(env!("CARGO_BIN_EXE_tracery")).args(jobs).args(args).arg(file).output().expect("the tracery binary runs");
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -246,6 +249,32 @@ fn craig_and_wp_refinements_give_the_same_verdicts() {
         for (file, verdict) in &tasks {
             let r = tracery(&["--timeout", "60", "--refinement", source], file);
             assert_eq!(first_line(&r.stdout), *verdict, "{source} on {}: {}", file.display(), r.stdout);
+        }
+    }
+}
+
+/// A parallel portfolio gives the seed tasks' verdicts, whichever engine answers first, and a
+/// TRUE's invariants pass their check.
+#[test]
+fn a_parallel_portfolio_gives_the_seed_verdicts() {
+    let mut tasks = vec![(own("count-up.bpl"), "TRUE"), (own("count-up-bug.bpl"), "FALSE(unreach-call)")];
+    if let Some(bench) = bench() {
+        let seeds = bench.join("seeds");
+        for name in ["paper-fig1-arrays.bpl", "paper-live-variables.bpl", "lecture-p-flag.c", "lecture-mccarthy91.c", "lecture-double.c"] {
+            tasks.push((seeds.join(name), "TRUE"));
+        }
+        for name in ["lecture-p-flag-bug.c", "lecture-mccarthy91-bug.c"] {
+            tasks.push((seeds.join(name), "FALSE(unreach-call)"));
+        }
+    }
+    for (file, verdict) in &tasks {
+        for jobs in ["2", "3"] {
+            let r = tracery(&["--timeout", "60", "--jobs", jobs, "--stats"], file);
+            assert_eq!(first_line(&r.stdout), *verdict, "--jobs {jobs} on {}: {}", file.display(), r.stdout);
+            if *verdict == "TRUE" {
+                assert!(r.stdout.contains("invariant check: passed"), "--jobs {jobs} on {}: {}", file.display(), r.stdout);
+            }
+            assert!(r.stdout.contains("engine: \""), "{}", r.stdout);
         }
     }
 }

@@ -4,16 +4,11 @@
 use crate::annotation::{self, Proof};
 use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
-use crate::sources::Refiner;
 use crate::{Config, Stats, Verdict};
 use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Interrupted, LazyDfa, Nfa};
-use ir::{Cfg, Label, TransFormula, Violation};
+use ir::{Cfg, Label, Violation};
 use refine::nested::Nesting;
-use refine::portfolio::PathProgram;
-use refine::source::Infeasible;
-use refine::{RefineError, Sequence};
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -76,17 +71,8 @@ impl Abstraction for Flat<'_> {
         None
     }
 
-    fn sequences(
-        &self,
-        word: &[usize],
-        trace: &[TransFormula],
-        core: &BTreeSet<usize>,
-        refiner: &mut Refiner,
-        stats: &mut Stats,
-    ) -> Result<Vec<Sequence>, RefineError> {
-        let mut locs = vec![self.cfg.entry];
-        locs.extend(word.iter().map(|&l| self.cfg.edges[l].dst));
-        refiner.sequences(&Infeasible { trace, core }, Some(&PathProgram { letters: word, locs: &locs }), None, stats)
+    fn path(&self, word: &[usize]) -> Option<Vec<usize>> {
+        Some(std::iter::once(self.cfg.entry).chain(word.iter().map(|&l| self.cfg.edges[l].dst)).collect())
     }
 
     /// The loop invariants of an empty difference, from its reachable product states.

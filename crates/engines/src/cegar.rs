@@ -13,7 +13,9 @@ use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
 use automata::{Interrupted, LazyDfa, LazyDnwa};
 use ir::{Block, Cfg, Edge, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::nested::{Nesting, StepKind};
-use refine::{check_scoped_trace, HoareChecker, RefineError, Sequence, TraceCheck};
+use refine::portfolio::PathProgram;
+use refine::source::Infeasible;
+use refine::{check_scoped_trace, HoareChecker, TraceCheck};
 use smt::{Solver, Term};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -85,15 +87,9 @@ pub(crate) trait Abstraction {
     ) -> Result<Option<ErrorWord>, Interrupted>;
     /// How the calls and returns of a sequence of letters nest (`None`: a flat word).
     fn nesting(&self, letters: &[usize]) -> Option<Nesting>;
-    /// The assertion sequences of the configured source for an infeasible word.
-    fn sequences(
-        &self,
-        word: &[usize],
-        trace: &[TransFormula],
-        core: &BTreeSet<usize>,
-        refiner: &mut Refiner,
-        stats: &mut Stats,
-    ) -> Result<Vec<Sequence>, RefineError>;
+    /// The locations a word runs through, where the sources may use its path program (flat
+    /// words: the portfolio's perfectness, interval invariants).
+    fn path(&self, word: &[usize]) -> Option<Vec<usize>>;
     /// The Floyd–Hoare annotation of an empty difference, checked (`None` if time ran out).
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof>;
 }
@@ -168,7 +164,9 @@ pub(crate) fn run(
             TraceCheck::Feasible(model) => break counterexample(entry, a, &word, target, &model, refiner.trace.as_mut(), config),
             TraceCheck::Infeasible { core } => {
                 let started = Instant::now();
-                let sequences = a.sequences(&word, &trace, &core, &mut refiner, stats);
+                let locs = a.path(&word);
+                let path = locs.as_ref().map(|locs| PathProgram { letters: &word, locs });
+                let sequences = refiner.sequences(&Infeasible { trace: &trace, core: &core }, path.as_ref(), nesting.as_ref(), stats);
                 stats.time_sequence_ms += started.elapsed().as_millis();
                 let sequences = match sequences {
                     Ok(s) => s,

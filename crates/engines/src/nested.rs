@@ -10,14 +10,12 @@
 use crate::annotation::{self, marks_of, Mark, Proof};
 use crate::cegar::{self, nesting_of, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
-use crate::sources::Refiner;
 use crate::{Config, Stats, Verdict};
 use automata::{nested_reachable_in_difference, nested_word_in_difference, Interrupted, LazyDnwa, NestedEmptiness, NestedReach, Nwa};
 use ir::{Cfg, Label, NestedProgram, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::hoare::check_triple;
 use refine::nested::Nesting;
-use refine::source::Infeasible;
-use refine::{RefineError, Sequence, Validity};
+use refine::Validity;
 use smt::build::and;
 use smt::simplify::simplify;
 use smt::Term;
@@ -127,16 +125,8 @@ impl Abstraction for Program<'_> {
         Some(nesting_of(letters.iter().map(|&l| &self.letters[l].kind), &self.np.globals, &self.locals))
     }
 
-    fn sequences(
-        &self,
-        word: &[usize],
-        trace: &[TransFormula],
-        core: &BTreeSet<usize>,
-        refiner: &mut Refiner,
-        stats: &mut Stats,
-    ) -> Result<Vec<Sequence>, RefineError> {
-        let nesting = self.nesting(word).expect("a nested word has a nesting");
-        refiner.sequences(&Infeasible { trace, core }, None, Some(&nesting), stats)
+    fn path(&self, _: &[usize]) -> Option<Vec<usize>> {
+        None
     }
 
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {

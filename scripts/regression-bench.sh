@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The regression corpora of ../shared/bench with the settings the issues' bars use: Ultimate's
+# Boogie and C programs at 20 s (memory safety with ILP32, overflow with no-overflow), the SV
+# folders at 30 s with their .yml properties. One results.json per corpus in OUT; with OLD (an
+# earlier OUT of this script) each run is compared with its namesake there.
+#
+#   scripts/regression-bench.sh BIN OUT [OLD] [-- VERIFIER OPTIONS]
+#   JOBS=2 (tasks in parallel)
+set -uo pipefail
+BIN=$1 OUT=$2
+shift 2
+OLD=""
+if [[ $# -gt 0 && $1 != "--" ]]; then
+    OLD=$1
+    shift
+fi
+[[ ${1:-} == "--" ]] && shift
+JOBS=${JOBS:-2}
+BENCH=${BENCH:-$(dirname "$0")/../../shared/bench}
+U=$BENCH/ultimate/programs
+mkdir -p "$OUT"
+
+# run NAME TIMEOUT PATHS... -- OPTIONS...
+run() {
+    local name=$1 timeout=$2
+    shift 2
+    local paths=()
+    while [[ $# -gt 0 && $1 != "--" ]]; do
+        paths+=("$1")
+        shift
+    done
+    [[ ${1:-} == "--" ]] && shift
+    local compare=()
+    [[ -n "$OLD" && -f "$OLD/$name/results.json" ]] && compare=(--compare "$OLD/$name/results.json")
+    echo "== $name"
+    "$BIN" bench --jobs "$JOBS" --timeout "$timeout" --out "$OUT/$name" "${compare[@]}" "${paths[@]}" -- "$@" "${EXTRA[@]}"
+}
+EXTRA=("$@")
+run ultimate 20 "$U/regression" "$U/toy" "$U/loopAcceleration" "$U/recursive" "$U/bitvector" --
+run memsafety 20 "$U/memsafety" -- --property default,valid-memsafety --data-model ILP32
+run overflow 20 "$U/SignedIntegerOverflow" -- --property default,no-overflow
+run sv 30 "$BENCH/sv/loop-simple" "$BENCH/sv/array-cav19" "$BENCH/sv/recursive" "$BENCH/sv/recursive-simple" --
