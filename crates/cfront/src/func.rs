@@ -180,6 +180,7 @@ impl<'t> Fx<'t> {
             k += 1;
         }
         self.tr.local_names.insert(name.clone());
+        self.tr.back.name_variable(&name, base);
         name
     }
 

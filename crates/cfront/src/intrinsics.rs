@@ -4,6 +4,7 @@
 //! undefined functions (a nondeterministic result, marked as an over-approximation).
 
 use crate::acsl::{ACSL_ASSERT, ACSL_ASSUMES, ACSL_CONTRACT_RESULT, ACSL_ENSURES, ACSL_LOOP_INVARIANT, ACSL_REQUIRES, ACSL_RESULT};
+use crate::back::ValueType;
 use crate::error::{CError, Result};
 use crate::func::{Fx, Val};
 use crate::shape::Shape;
@@ -79,6 +80,12 @@ fn nondet_type(suffix: &str) -> Option<CType> {
 }
 
 impl Fx<'_> {
+    /// Marks the last edge as the value of the input function `function`, of type `ty`.
+    fn mark_input(&mut self, function: &str, ty: ValueType) {
+        let ty = self.tr.back.type_key(ty);
+        self.b.mark_nondet(ir::Nondet { function: function.to_string(), ty });
+    }
+
     /// Translates a call of the function `name`.
     pub fn call(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos, needed: bool) -> Result<Val> {
         let defined = self.tr.defined.contains(name);
@@ -248,17 +255,17 @@ impl Fx<'_> {
                 return match (&named, ret_ty) {
                     (CType::Int(k), CType::Int(_)) => {
                         let v = self.nondet(&named, pos, None);
-                        self.b.mark_nondet(ir::Nondet { function: name.to_string(), ctype: k.name().to_string() });
+                        self.mark_input(name, ValueType::Int(*k));
                         Ok(Val::Int(crate::conv::convert(&v, &named, ret_ty, self.tr.sem())))
                     }
                     (_, CType::Int(k)) => {
                         let v = self.nondet(ret_ty, pos, None);
-                        self.b.mark_nondet(ir::Nondet { function: name.to_string(), ctype: k.name().to_string() });
+                        self.mark_input(name, ValueType::Int(*k));
                         Ok(Val::Int(v))
                     }
                     (_, CType::Float(k)) => Ok(Val::Float(self.tr.sem().float_sort(ret_ty).map(|_| {
                         let v = self.nondet(ret_ty, pos, None);
-                        self.b.mark_nondet(ir::Nondet { function: name.to_string(), ctype: k.name().to_string() });
+                        self.mark_input(name, ValueType::Float(*k));
                         v
                     }))),
                     (_, CType::Void) => Ok(Val::Void),

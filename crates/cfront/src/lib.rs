@@ -15,6 +15,7 @@
 //! `memory`). See `README.md` for the module map.
 
 pub mod acsl;
+pub mod back;
 mod consteval;
 pub mod conv;
 mod decl;
@@ -26,6 +27,7 @@ mod init;
 mod intrinsics;
 mod memory;
 pub mod preprocess;
+mod print_c;
 mod shape;
 mod stmt;
 pub mod tast;
@@ -33,6 +35,7 @@ mod translate;
 mod typeck;
 pub mod types;
 
+pub use back::{BackTranslation, ValueType};
 pub use error::{CError, ErrorKind};
 pub use types::DataModel;
 
@@ -181,12 +184,22 @@ impl Default for COptions {
     }
 }
 
+/// What the front end makes of a C file: the program model for the engines and the map that
+/// writes their results in C again.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    /// The program model.
+    pub program: ir::Program,
+    /// C names and types of what the program model speaks of.
+    pub back: BackTranslation,
+}
+
 /// Stack size of the worker thread (the parser is recursive).
 const STACK_SIZE: usize = 256 << 20;
 
 /// Translates a C file (`.c` is preprocessed with the system `cpp`; `.i` is used as is) into
-/// the program model. The program's single entry is `opts.entry`.
-pub fn translate_file(path: &Path, opts: &COptions) -> Result<ir::Program, CError> {
+/// the program model and its back-translation map. The program's single entry is `opts.entry`.
+pub fn translate_file(path: &Path, opts: &COptions) -> Result<Translation, CError> {
     let (p, o) = (path.to_path_buf(), opts.clone());
     let name: Arc<str> = Arc::from(path.display().to_string().as_str());
     let internal = |what: String| CError {
@@ -214,7 +227,7 @@ pub fn translate_file(path: &Path, opts: &COptions) -> Result<ir::Program, CErro
     }
 }
 
-fn translate_on_this_thread(path: &Path, opts: &COptions) -> Result<ir::Program, CError> {
+fn translate_on_this_thread(path: &Path, opts: &COptions) -> Result<Translation, CError> {
     let source = preprocess::load(path)?;
     let file: Arc<str> = Arc::from(path.display().to_string().as_str());
     let config = lang_c::driver::Config { cpp_command: String::new(), cpp_options: vec![], flavor: lang_c::driver::Flavor::GnuC11 };

@@ -1,12 +1,13 @@
 //! The translation state shared by all phases (scopes, variables, functions, records) and the
 //! translation of a whole translation unit into an `ir::Program`.
 
+use crate::back::{BackTranslation, ValueType};
 use crate::error::{CError, Result};
 use crate::preprocess::LineMap;
 use crate::shape::Shape;
 use crate::tast::{Expr, Sel, VarId};
 use crate::types::{CType, DataModel, FuncType, Layout, Record};
-use crate::COptions;
+use crate::{COptions, Translation};
 use ir::{Procedure, Program, SourcePos};
 use lang_c::ast;
 use lang_c::span::Span;
@@ -125,6 +126,8 @@ pub(crate) struct Tr {
     pub local_names: HashSet<String>,
     /// Positions of static assertions at file scope that fail.
     pub static_failures: Vec<SourcePos>,
+    /// The map back to C, filled as variables and input values are translated.
+    pub back: BackTranslation,
 }
 
 /// The name of the procedure that initializes the variables with static storage.
@@ -168,6 +171,7 @@ impl Tr {
             mem_locals: HashSet::new(),
             new_marks: false,
             uses_memory: false,
+            back: BackTranslation::default(),
         }
     }
 
@@ -229,6 +233,7 @@ impl Tr {
             name = format!("{base}#{k}");
             k += 1;
         }
+        self.back.name_variable(&name, base);
         name
     }
 
@@ -315,8 +320,9 @@ impl Tr {
         Ok(())
     }
 
-    /// Assembles the program: globals, procedures, the initialization procedure, the entry.
-    pub fn finish(mut self) -> Result<Program> {
+    /// Assembles the program (globals, procedures, the initialization procedure, the entry) and
+    /// the map back to C.
+    pub fn finish(mut self) -> Result<Translation> {
         let entry = self.opts.entry.clone();
         let entry_pos = self.procedures.get(&entry).and_then(|p| p.pos.clone());
         if !self.procedures.contains_key(&entry) {
@@ -337,7 +343,7 @@ impl Tr {
         for (name, p) in procedures.iter_mut() {
             p.modifies = globals.iter().filter(|g| mods.get(name).is_some_and(|m| m.contains(*g))).cloned().collect();
         }
-        Ok(Program {
+        let program = Program {
             file: self.file.to_string(),
             globals,
             consts: vec![],
@@ -345,21 +351,23 @@ impl Tr {
             axioms: vec![],
             procedures,
             entries: vec![entry],
-            externs: self.externs(),
-        })
+        };
+        let externs = self.externs();
+        self.back.set_externs(externs);
+        Ok(Translation { program, back: self.back })
     }
 
-    /// The functions declared but not defined, with the C spelling of their return types.
-    fn externs(&self) -> BTreeMap<String, String> {
-        let spelling = |t: &CType| match t {
-            CType::Void => Some("void".to_string()),
-            CType::Int(k) => Some(k.name().to_string()),
-            CType::Float(k) => Some(k.name().to_string()),
-            CType::Pointer(_) => Some("void *".into()),
+    /// The functions declared but not defined, with their return types.
+    fn externs(&self) -> BTreeMap<String, ValueType> {
+        let value_type = |t: &CType| match t {
+            CType::Void => Some(ValueType::Void),
+            CType::Int(k) => Some(ValueType::Int(*k)),
+            CType::Float(k) => Some(ValueType::Float(*k)),
+            CType::Pointer(_) => Some(ValueType::Pointer),
             _ => None,
         };
         let undefined = self.funcs.iter().filter(|(name, _)| !self.defined.contains(*name));
-        undefined.filter_map(|(name, f)| Some((name.clone(), spelling(&f.ty.ret)?))).collect()
+        undefined.filter_map(|(name, f)| Some((name.clone(), value_type(&f.ty.ret)?))).collect()
     }
 }
 

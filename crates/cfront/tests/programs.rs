@@ -16,7 +16,7 @@ fn skipped(why: &str) {
 
 fn verdict(path: &Path, opts: &COptions) -> String {
     let program = match translate_file(path, opts) {
-        Ok(p) => p,
+        Ok(t) => t.program,
         // the CLI answers UNKNOWN for an unsupported construct
         Err(e) if e.kind == cfront::ErrorKind::Unsupported => return "UNKNOWN".into(),
         Err(e) => return format!("ERROR {e}"),

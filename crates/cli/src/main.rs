@@ -178,11 +178,11 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
     // The limit bounds every phase, the front end's included.
     last_word::arm_deadline(start + timeout + last_word::GRACE);
-    let program = match load(cli, file, cli.semantics == Semantics::Bitvector)? {
-        Loaded::Program(p) => p,
+    let (program, mut back) = match load(cli, file, cli.semantics == Semantics::Bitvector)? {
+        Loaded::Program(p, b) => (p, b),
         Loaded::Unsupported(reason) => {
             let outcome = Outcome { verdict: Verdict::unknown(reason), stats: Stats::default(), proof: None };
-            out(&report::render(&outcome, false));
+            out(&report::render(&outcome, false, None));
             return Ok(ExitCode::SUCCESS);
         }
         Loaded::Rejected(diagnostic) => {
@@ -211,33 +211,32 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         cancel: Default::default(),
         jobs: cli.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize),
     };
-    let mut externs = program.externs.clone();
     let mut outcome = verify_on_worker(program, &config)?;
     let mut switched = None;
     if let Verdict::Unknown(u) = &outcome.verdict {
         let auto = cli.semantics == Semantics::Auto && is_c(file);
         if auto && u.bit_precise_may_decide && Instant::now() < start + timeout {
             tracing::info!("integer semantics: {}; verifying again with bit-vectors", u.reason);
-            if let Loaded::Program(p) = load(cli, file, true)? {
+            if let Loaded::Program(p, b) = load(cli, file, true)? {
                 switched = Some(u.reason.clone());
-                externs = p.externs.clone();
+                back = b;
                 outcome = verify_on_worker(p, &config)?;
             }
         }
     }
     if last_word::claim() {
-        write_evidence(cli, file, &outcome, &externs)?;
+        write_evidence(cli, file, &outcome, back.as_deref())?;
         // which semantics decided, when `auto` changed it
         let switch_note = switched.map(|r| format!("semantics: bitvector (with integers: {r})"));
         if cli.json {
-            let mut v = report::render_json(&outcome);
+            let mut v = report::render_json(&outcome, back.as_deref());
             if let Some(note) = switch_note {
                 v["semantics_note"] = note.into();
             }
             out(&format!("{v}\n"));
             return Ok(ExitCode::SUCCESS);
         }
-        out(&report::render(&outcome, cli.stats || cli.json_stats));
+        out(&report::render(&outcome, cli.stats || cli.json_stats, back.as_deref()));
         if let Some(note) = switch_note {
             out(&format!("{note}\n"));
         }
@@ -277,12 +276,15 @@ fn is_c(file: &Path) -> bool {
     matches!(file.extension().and_then(|e| e.to_str()), Some("c" | "i"))
 }
 
-/// Writes the harness and the witness the options ask for (C programs only).
-fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, externs: &std::collections::BTreeMap<String, String>) -> Result<()> {
+/// Writes the harness and the witness the options ask for (C programs only, with their map
+/// back to C).
+fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfront::BackTranslation>) -> Result<()> {
     if cli.harness.is_none() && cli.witness.is_none() {
         return Ok(());
     }
     anyhow::ensure!(is_c(file), "--harness and --witness need a C program");
+    let no_map = cfront::BackTranslation::default();
+    let back = back.unwrap_or(&no_map);
     let properties = cfront::Property::parse_list(&cli.property).map_err(anyhow::Error::msg)?;
     let specification = match &outcome.verdict {
         Verdict::Unsafe(c) => witness::ltl(c.violation.kind.property()),
@@ -300,20 +302,24 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, externs: &std::coll
                 // Without source steps the inputs are not known: a harness would not replay.
                 eprintln!("tracery: no harness written to {}: the error path could not be resolved into source steps", h.display());
             } else if let Some(h) = &cli.harness {
-                let text = witness::harness::harness(c, externs, &file.display().to_string());
+                let text = witness::harness::harness(c, back, &file.display().to_string());
                 std::fs::write(h, text).with_context(|| format!("cannot write {}", h.display()))?;
             }
             if let Some(w) = &cli.witness {
-                let text = if graphml { witness::graphml::violation_witness(&task, c) } else { witness::yaml::violation_witness(&task, c) };
+                let text = if graphml {
+                    witness::graphml::violation_witness(&task, c, back)
+                } else {
+                    witness::yaml::violation_witness(&task, c, back)
+                };
                 std::fs::write(w, text).with_context(|| format!("cannot write {}", w.display()))?;
             }
         }
         Verdict::Safe => {
             if let (Some(w), Some(p)) = (&cli.witness, &outcome.proof) {
                 let text = if graphml {
-                    witness::graphml::correctness_witness(&task, &p.invariants)
+                    witness::graphml::correctness_witness(&task, &p.invariants, back)
                 } else {
-                    witness::yaml::correctness_witness(&task, &p.invariants)
+                    witness::yaml::correctness_witness(&task, &p.invariants, back)
                 };
                 std::fs::write(w, text).with_context(|| format!("cannot write {}", w.display()))?;
             }
@@ -345,7 +351,8 @@ fn probe_solvers(cli: &Cli, interpolator: &[String]) -> Result<()> {
 
 /// What the front end made of the input file.
 enum Loaded {
-    Program(ir::Program),
+    /// The program model, and for C its map back to C.
+    Program(ir::Program, Option<Box<cfront::BackTranslation>>),
     /// A construct Tracery does not support: the answer is UNKNOWN with this reason.
     Unsupported(String),
     /// A syntax or type error: the diagnostic (`file:line:col: ...`), exit code 2.
@@ -374,7 +381,7 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
             }
             let bytes = std::fs::read(file).with_context(|| format!("cannot read {name}"))?;
             Ok(match boogie::parse_program(&name, &bytes) {
-                Ok(p) => Loaded::Program(p),
+                Ok(p) => Loaded::Program(p, None),
                 Err(e) if e.kind == boogie::ErrorKind::Unsupported => Loaded::Unsupported(unsupported(&e.message, &e.pos)),
                 Err(e) => Loaded::Rejected(e.to_string()),
             })
@@ -383,7 +390,7 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
             anyhow::ensure!(file.is_file(), "cannot read {name}: no such file");
             let opts = cfront::COptions { data_model: cli.data_model, properties, entry: cli.entry.clone(), bitvector };
             Ok(match cfront::translate_file(file, &opts) {
-                Ok(p) => Loaded::Program(p),
+                Ok(t) => Loaded::Program(t.program, Some(Box::new(t.back))),
                 Err(e) if e.kind == cfront::ErrorKind::Unsupported => Loaded::Unsupported(unsupported(&e.message, &e.pos)),
                 Err(e) => Loaded::Rejected(e.to_string()),
             })

@@ -138,7 +138,7 @@ pub fn steps_with_values<'c, K: Clone>(
             let original = original(k);
             let nondet = e.nondet.as_ref().and_then(|n| {
                 let var = first_havoc(&stmt)?;
-                Some(NondetValue { function: n.function.clone(), ctype: n.ctype.clone(), value: values.get(&var)?.clone() })
+                Some(NondetValue { function: n.function.clone(), ty: n.ty, value: values.get(&var)?.clone() })
             });
             CexStep {
                 pos: e.pos.clone(),

@@ -104,47 +104,9 @@ pub struct CexStep {
 #[derive(Clone, Debug)]
 pub struct NondetValue {
     pub function: String,
-    /// The C type of the value.
-    pub ctype: String,
+    /// The source-language type of the value (the front end's back-translation map says which).
+    pub ty: ir::SourceType,
     pub value: Term,
-}
-
-impl NondetValue {
-    /// The value as a C integer of its type (a bit-vector's pattern read as two's complement
-    /// for signed types).
-    pub fn integer(&self) -> Option<num_bigint::BigInt> {
-        if let Some(v) = self.value.as_int() {
-            return Some(v.clone());
-        }
-        let (pattern, width) = self.value.as_bv()?;
-        let unsigned = self.ctype.starts_with("unsigned") || self.ctype == "_Bool";
-        Some(if unsigned { pattern.clone() } else { smt::bv::signed(pattern, width) })
-    }
-
-    /// The value as a C constant of its type: a decimal integer or a floating constant (see
-    /// [`float_constant`]).
-    pub fn c_constant(&self) -> Option<String> {
-        self.integer().map(|v| v.to_string()).or_else(|| float_constant(&self.value))
-    }
-
-    /// The value as an ACSL constant: [`Self::c_constant`] but for NaN and the infinities,
-    /// which ACSL cannot compare with `==`.
-    pub fn acsl_constant(&self) -> Option<String> {
-        let finite = smt::fp::to_f64(&self.value).is_none_or(f64::is_finite);
-        self.c_constant().filter(|_| finite)
-    }
-}
-
-/// A `float` or `double` literal as a C constant that denotes it exactly (the shortest decimal
-/// that reads back as the value; `NAN`, `INFINITY`, `-INFINITY` as `<math.h>` names them).
-pub fn float_constant(t: &Term) -> Option<String> {
-    let x = smt::fp::to_f64(t)?;
-    Some(match x {
-        _ if x.is_nan() => "NAN".into(),
-        f64::INFINITY => "INFINITY".into(),
-        f64::NEG_INFINITY => "-INFINITY".into(),
-        _ => format!("{x:?}"),
-    })
 }
 
 /// A feasible error path.

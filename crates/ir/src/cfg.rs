@@ -187,9 +187,14 @@ impl Edge {
 pub struct Nondet {
     /// The function called (`__VERIFIER_nondet_int`).
     pub function: String,
-    /// The C type of the value (`int`, `unsigned char`, ...).
-    pub ctype: String,
+    /// The source-language type of the value, as the front end names it.
+    pub ty: SourceType,
 }
+
+/// A front end's opaque key of a source-language type (for `cfront`, a C type such as
+/// `unsigned char`): only that front end's back-translation map says what it stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceType(pub u32);
 
 /// How a large-block edge is composed of original edges.
 #[derive(Clone, Debug)]
@@ -362,9 +367,6 @@ pub struct Program {
     pub procedures: BTreeMap<String, Procedure>,
     /// Procedures to verify, each as an entry point.
     pub entries: Vec<String>,
-    /// C programs: the functions the program declares but does not define, with their C return
-    /// types (`__VERIFIER_nondet_int` → `int`), for test harnesses.
-    pub externs: BTreeMap<String, String>,
 }
 
 /// The name of the variable that holds `x`'s value at procedure entry (`old(x)`).

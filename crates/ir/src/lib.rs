@@ -8,12 +8,11 @@ pub mod cell_templates;
 pub mod cells;
 pub mod cfg;
 pub mod print;
-pub mod print_c;
 pub mod stmt;
 
 pub use cfg::{
-    old_name, old_var, Block, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Nondet, Procedure, Program, SourcePos, Spec, Violation,
-    ViolationKind,
+    old_name, old_var, Block, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Nondet, Procedure, Program, SourcePos, SourceType, Spec,
+    Violation, ViolationKind,
 };
 pub use stmt::{Stmt, TransFormula};
 pub mod inline;

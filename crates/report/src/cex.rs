@@ -2,7 +2,9 @@
 //! line, or the statement in Boogie syntax), the values it assigned and the inputs it read.
 
 use crate::source::{is_c_file, SourceLines};
-use engines::{CexStep, Counterexample};
+use cfront::back::float_constant;
+use cfront::BackTranslation;
+use engines::{CexStep, Counterexample, NondetValue};
 use serde_json::{json, Value};
 use smt::Term;
 use std::collections::BTreeMap;
@@ -14,13 +16,19 @@ pub fn is_internal(v: &Term) -> bool {
     v.var_name().is_none_or(|n| n.starts_with('#'))
 }
 
-fn value(t: &Term) -> String {
-    engines::float_constant(t).unwrap_or_else(|| ir::print::term_to_boogie(t))
+/// A value: a float of a C program as a C constant, anything else in Boogie syntax.
+fn value(t: &Term, back: Option<&BackTranslation>) -> String {
+    back.and_then(|_| float_constant(t)).unwrap_or_else(|| ir::print::term_to_boogie(t))
+}
+
+/// The C type of an input's value, when the program is C.
+fn input_type(n: &NondetValue, back: Option<&BackTranslation>) -> Option<cfront::ValueType> {
+    back?.input_type(n.ty)
 }
 
 /// An input's value as a C constant of its type where it is one.
-fn input_value(n: &engines::NondetValue) -> String {
-    n.c_constant().unwrap_or_else(|| value(&n.value))
+fn input_value(n: &NondetValue, back: Option<&BackTranslation>) -> String {
+    input_type(n, back).and_then(|t| t.c_constant(&n.value)).unwrap_or_else(|| value(&n.value, back))
 }
 
 /// The statement of a step as the reader wrote it.
@@ -30,9 +38,9 @@ pub fn step_text(step: &CexStep, sources: &mut SourceLines) -> String {
 }
 
 /// The values a step assigned to source variables.
-pub fn assigned_values(step: &CexStep) -> BTreeMap<String, String> {
+pub fn assigned_values(step: &CexStep, back: Option<&BackTranslation>) -> BTreeMap<String, String> {
     let shown = step.assigned.iter().filter(|v| !is_internal(v));
-    shown.filter_map(|v| Some((v.var_name()?.to_string(), value(step.values.get(v)?)))).collect()
+    shown.filter_map(|v| Some((v.var_name()?.to_string(), value(step.values.get(v)?, back)))).collect()
 }
 
 /// `line:col` in the violation's file, `file:line:col` elsewhere.
@@ -49,13 +57,13 @@ fn visible(step: &CexStep) -> bool {
     !step.assigned.is_empty() || !step.stmt.trans_formula().formula.is_true()
 }
 
-/// The error path as text.
-pub fn render_counterexample(c: &Counterexample) -> String {
+/// The error path as text (`back`: the map back to C of a C program).
+pub fn render_counterexample(c: &Counterexample, back: Option<&BackTranslation>) -> String {
     let mut out = String::new();
     let mut sources = SourceLines::default();
     let at = c.violation.pos.as_ref().map(|p| format!(" at {p}")).unwrap_or_default();
     let _ = writeln!(out, "{}{} (entry procedure {})", c.violation.kind.describe(), at, c.entry);
-    let inputs: Vec<String> = c.steps.iter().filter_map(|s| s.nondet.as_ref()).map(input_value).collect();
+    let inputs: Vec<String> = c.steps.iter().filter_map(|s| s.nondet.as_ref()).map(|n| input_value(n, back)).collect();
     if !inputs.is_empty() {
         let _ = writeln!(out, "inputs: {}", inputs.join(", "));
     }
@@ -72,9 +80,10 @@ pub fn render_counterexample(c: &Counterexample) -> String {
             let _ = writeln!(out, "      condition {b}");
         }
         if let Some(n) = &step.nondet {
-            let _ = writeln!(out, "      {}() returns {} ({})", n.function, input_value(n), n.ctype);
+            let ty = input_type(n, back).map(|t| format!(" ({})", t.name())).unwrap_or_default();
+            let _ = writeln!(out, "      {}() returns {}{ty}", n.function, input_value(n, back));
         }
-        let assigned = assigned_values(step);
+        let assigned = assigned_values(step, back);
         if !assigned.is_empty() {
             let shown: Vec<String> = assigned.iter().map(|(v, x)| format!("{v} = {x}")).collect();
             let _ = writeln!(out, "      {}", shown.join(", "));
@@ -83,12 +92,12 @@ pub fn render_counterexample(c: &Counterexample) -> String {
     out
 }
 
-fn nondet_json(n: &engines::NondetValue) -> Value {
-    json!({"function": n.function, "type": n.ctype, "value": input_value(n)})
+fn nondet_json(n: &NondetValue, back: Option<&BackTranslation>) -> Value {
+    json!({"function": n.function, "type": input_type(n, back).map(|t| t.name()), "value": input_value(n, back)})
 }
 
-/// The error path as JSON.
-pub fn counterexample_json(c: &Counterexample) -> Value {
+/// The error path as JSON (`back`: the map back to C of a C program).
+pub fn counterexample_json(c: &Counterexample, back: Option<&BackTranslation>) -> Value {
     let mut sources = SourceLines::default();
     let steps: Vec<Value> = c
         .steps
@@ -102,12 +111,12 @@ pub fn counterexample_json(c: &Counterexample) -> Value {
                 "source": step_text(s, &mut sources),
                 "statement": ir::print::stmt_to_boogie(&s.stmt).replace('\n', " "),
                 "branch": s.branch,
-                "assigned": assigned_values(s),
-                "nondet": s.nondet.as_ref().map(nondet_json),
+                "assigned": assigned_values(s, back),
+                "nondet": s.nondet.as_ref().map(|n| nondet_json(n, back)),
             })
         })
         .collect();
-    let inputs: Vec<Value> = c.steps.iter().filter_map(|s| s.nondet.as_ref()).map(nondet_json).collect();
+    let inputs: Vec<Value> = c.steps.iter().filter_map(|s| s.nondet.as_ref()).map(|n| nondet_json(n, back)).collect();
     json!({
         "entry": c.entry,
         "violation": {

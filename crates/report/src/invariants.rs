@@ -3,14 +3,16 @@
 //! otherwise), and whether the annotation passed its independent check.
 
 use crate::source::is_c_file;
+use cfront::BackTranslation;
 use engines::{Invariant, Proof, Role};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
-/// How an invariant is shown: the text and, for a C program, whether it is a C expression.
-pub fn invariant_text(inv: &Invariant) -> (String, Option<String>) {
-    let c = inv.pos.as_ref().is_some_and(|p| is_c_file(&p.file));
-    match c.then(|| ir::print_c::term_to_c(&inv.formula)) {
+/// How an invariant is shown: the text and, for a C program (`back`: its map back to C),
+/// whether it is a C expression.
+pub fn invariant_text(inv: &Invariant, back: Option<&BackTranslation>) -> (String, Option<String>) {
+    let c = back.filter(|_| inv.pos.as_ref().is_some_and(|p| is_c_file(&p.file)));
+    match c.map(|b| b.term_to_c(&inv.formula)) {
         Some(Ok(text)) => (text, None),
         Some(Err(why)) => (ir::print::term_to_boogie(&inv.formula), Some(why)),
         None => (ir::print::term_to_boogie(&inv.formula), None),
@@ -35,7 +37,7 @@ fn role_name(role: Role) -> &'static str {
 }
 
 /// The invariants and the check's result as text: loop invariants, then procedure contracts.
-pub fn render_proof(p: &Proof) -> String {
+pub fn render_proof(p: &Proof, back: Option<&BackTranslation>) -> String {
     let mut out = String::new();
     for (heading, loops) in [("loop invariants:", true), ("procedure contracts:", false)] {
         let mut shown = p.invariants.iter().filter(|inv| (inv.role == Role::LoopHead) == loops).peekable();
@@ -45,7 +47,7 @@ pub fn render_proof(p: &Proof) -> String {
         for inv in shown {
             let at = inv.pos.as_ref().map(|p| p.to_string()).unwrap_or_else(|| "-".into());
             let f = inv.function.as_deref().unwrap_or(&inv.entry);
-            let (text, not_c) = invariant_text(inv);
+            let (text, not_c) = invariant_text(inv, back);
             match inv.role {
                 Role::LoopHead => {
                     let _ = writeln!(out, "  {at} ({f}): {text}");
@@ -68,13 +70,13 @@ pub fn render_proof(p: &Proof) -> String {
 }
 
 /// The invariants and the check's result as JSON.
-pub fn proof_json(p: &Proof) -> Value {
+pub fn proof_json(p: &Proof, back: Option<&BackTranslation>) -> Value {
     let entries = |loops: bool| -> Vec<Value> {
         p.invariants
             .iter()
             .filter(|inv| (inv.role == Role::LoopHead) == loops)
             .map(|inv| {
-                let (text, not_c) = invariant_text(inv);
+                let (text, not_c) = invariant_text(inv, back);
                 let mut v = json!({
                     "file": inv.pos.as_ref().map(|p| p.file.to_string()),
                     "line": inv.pos.as_ref().map(|p| p.line),

@@ -6,6 +6,7 @@ mod invariants;
 mod source;
 
 pub use cex::{counterexample_json, render_counterexample};
+use cfront::BackTranslation;
 use engines::{Outcome, Stats, Verdict};
 pub use invariants::{invariant_text, proof_json, render_proof};
 use serde_json::json;
@@ -20,13 +21,14 @@ pub fn verdict_line(verdict: &Verdict) -> String {
     }
 }
 
-/// The whole text report of an outcome (verdict line first).
-pub fn render(outcome: &Outcome, with_stats: bool) -> String {
+/// The whole text report of an outcome (verdict line first); `back` is the map back to C of a
+/// C program (none for Boogie: its values and formulas are printed in Boogie syntax).
+pub fn render(outcome: &Outcome, with_stats: bool, back: Option<&BackTranslation>) -> String {
     let mut out = verdict_line(&outcome.verdict);
     out.push('\n');
     match &outcome.verdict {
-        Verdict::Safe => out.push_str(&outcome.proof.as_ref().map(render_proof).unwrap_or_default()),
-        Verdict::Unsafe(c) => out.push_str(&render_counterexample(c)),
+        Verdict::Safe => out.push_str(&outcome.proof.as_ref().map(|p| render_proof(p, back)).unwrap_or_default()),
+        Verdict::Unsafe(c) => out.push_str(&render_counterexample(c, back)),
         Verdict::Unknown(u) => {
             let _ = writeln!(out, "reason: {}", u.reason);
         }
@@ -53,18 +55,19 @@ pub fn stats_json(s: &Stats) -> serde_json::Value {
     serde_json::to_value(s).unwrap_or(serde_json::Value::Null)
 }
 
-/// The whole result as one JSON object: verdict, property, and the evidence.
-pub fn render_json(outcome: &Outcome) -> serde_json::Value {
+/// The whole result as one JSON object: verdict, property, and the evidence (`back` as for
+/// [`render`]).
+pub fn render_json(outcome: &Outcome, back: Option<&BackTranslation>) -> serde_json::Value {
     let mut v = json!({ "verdict": verdict_line(&outcome.verdict), "statistics": stats_json(&outcome.stats) });
     match &outcome.verdict {
         Verdict::Safe => {
             if let Some(p) = &outcome.proof {
-                v["proof"] = proof_json(p);
+                v["proof"] = proof_json(p, back);
             }
         }
         Verdict::Unsafe(c) => {
             v["property"] = json!(c.violation.kind.property());
-            v["counterexample"] = counterexample_json(c);
+            v["counterexample"] = counterexample_json(c, back);
         }
         Verdict::Unknown(u) => v["reason"] = json!(u.reason),
     }

@@ -3,6 +3,7 @@
 //! correctness witness attaches each loop invariant to a node reached at the loop's line.
 
 use crate::task::{now_iso8601, Task};
+use cfront::BackTranslation;
 use engines::{Counterexample, Invariant, Role};
 use std::fmt::Write;
 
@@ -71,8 +72,8 @@ fn edge(out: &mut String, from: usize, to: usize, data: &[(&str, String)]) {
 
 const FOOTER: &str = " </graph>\n</graphml>\n";
 
-/// The violation witness of a counterexample.
-pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
+/// The violation witness of a counterexample (`back`: the program's map back to C).
+pub fn violation_witness(task: &Task, c: &Counterexample, back: &BackTranslation) -> String {
     let mut out = header(task, "violation_witness");
     node(&mut out, 0, &[("entry", "true".into())]);
     let mut n = 0;
@@ -82,7 +83,7 @@ pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
         if let Some(b) = step.branch {
             data.push(("control", if b { "condition-true" } else { "condition-false" }.into()));
         }
-        if let Some((v, c)) = step.nondet.as_ref().and_then(|v| Some((v, v.acsl_constant()?))) {
+        if let Some((v, c)) = step.nondet.as_ref().and_then(|v| Some((v, back.input_type(v.ty)?.acsl_constant(&v.value)?))) {
             data.push(("assumption", format!("\\result == {c};")));
             data.push(("assumption.resultfunction", v.function.clone()));
         }
@@ -100,13 +101,14 @@ pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
     out
 }
 
-/// The correctness witness: each C-expressible loop invariant at a node entered at its line.
-pub fn correctness_witness(task: &Task, invariants: &[Invariant]) -> String {
+/// The correctness witness: each C-expressible loop invariant at a node entered at its line
+/// (`back`: the program's map back to C).
+pub fn correctness_witness(task: &Task, invariants: &[Invariant], back: &BackTranslation) -> String {
     let mut out = header(task, "correctness_witness");
     node(&mut out, 0, &[("entry", "true".into())]);
     let mut n = 0;
     for inv in invariants.iter().filter(|inv| inv.role == Role::LoopHead) {
-        let (Some(pos), Ok(value)) = (&inv.pos, ir::print_c::term_to_c(&inv.formula)) else { continue };
+        let (Some(pos), Ok(value)) = (&inv.pos, back.term_to_c(&inv.formula)) else { continue };
         n += 1;
         let scope = inv.function.clone().unwrap_or_else(|| inv.entry.clone());
         node(&mut out, n, &[("invariant", value), ("invariant.scope", scope)]);

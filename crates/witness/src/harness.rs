@@ -4,7 +4,8 @@
 //! path calls them, the error functions print and exit with status 1, `__VERIFIER_assume` ends a
 //! run that leaves the path with status 0.
 
-use engines::Counterexample;
+use cfront::{BackTranslation, ValueType};
+use engines::{Counterexample, NondetValue};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -13,9 +14,12 @@ fn is_input(name: &str) -> bool {
     name.starts_with("__VERIFIER_nondet_") || name.starts_with("__lamp_any_")
 }
 
-/// A C constant for `v`: an integer as `long long` or `unsigned long long`, a float exactly.
-fn literal(v: &engines::NondetValue) -> String {
-    let Some(n) = v.integer() else { return v.c_constant().unwrap_or_else(|| "0".into()) };
+/// A C constant for `v` of type `ty`: an integer as `long long` or `unsigned long long`, a float
+/// exactly.
+fn literal(v: &NondetValue, ty: Option<ValueType>) -> String {
+    let Some(n) = ty.and_then(|t| t.integer(&v.value)).or_else(|| v.value.as_int().cloned()) else {
+        return ty.and_then(|t| t.c_constant(&v.value)).unwrap_or_else(|| "0".into());
+    };
     let s = n.to_string();
     if s == "-9223372036854775808" {
         "(-9223372036854775807LL - 1)".into()
@@ -26,9 +30,9 @@ fn literal(v: &engines::NondetValue) -> String {
     }
 }
 
-/// The harness for a counterexample; `externs` maps the functions the program declares but does
-/// not define to their C return types.
-pub fn harness(c: &Counterexample, externs: &BTreeMap<String, String>, program: &str) -> String {
+/// The harness for a counterexample; `back` is the program's map back to C (the types of the
+/// inputs, the functions the program declares but does not define).
+pub fn harness(c: &Counterexample, back: &BackTranslation, program: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "// Test harness written by Tracery for {program}: replays the counterexample.");
     let _ = writeln!(out, "// Build and run: gcc harness.c program.c && ./a.out   (exit status 1: the error is reached)");
@@ -37,9 +41,10 @@ pub fn harness(c: &Counterexample, externs: &BTreeMap<String, String>, program: 
     // the i-th value of the path, per function
     let mut calls: BTreeMap<&str, Vec<(usize, String)>> = BTreeMap::new();
     for (i, n) in c.steps.iter().filter_map(|s| s.nondet.as_ref()).enumerate() {
-        calls.entry(n.function.as_str()).or_default().push((i, literal(n)));
+        calls.entry(n.function.as_str()).or_default().push((i, literal(n, back.input_type(n.ty))));
     }
-    for (name, ret) in externs {
+    for (name, &ret) in back.externs() {
+        let (void, ret) = (ret == ValueType::Void, ret.name());
         match name.as_str() {
             "reach_error" | "__VERIFIER_error" => {
                 let _ = writeln!(out, "void {name}(void) {{\n  fprintf(stderr, \"{name}() reached\\n\");\n  exit(1);\n}}\n");
@@ -50,14 +55,14 @@ pub fn harness(c: &Counterexample, externs: &BTreeMap<String, String>, program: 
             "__VERIFIER_assert" => {
                 let _ = writeln!(out, "void __VERIFIER_assert(int cond) {{\n  if (!cond) {{\n    fprintf(stderr, \"__VERIFIER_assert failed\\n\");\n    exit(1);\n  }}\n}}\n");
             }
-            n if is_input(n) && ret != "void" => {
+            n if is_input(n) && !void => {
                 let _ = writeln!(out, "{ret} {n}(void) {{\n  switch (tracery_input++) {{");
                 for (i, v) in calls.get(n).into_iter().flatten() {
                     let _ = writeln!(out, "  case {i}: return ({ret}){v};");
                 }
                 let _ = writeln!(out, "  default: return 0;\n  }}\n}}\n");
             }
-            n if n.starts_with("__VERIFIER_") && ret == "void" => {
+            n if n.starts_with("__VERIFIER_") && void => {
                 let _ = writeln!(out, "void {n}() {{}}\n");
             }
             n if n.starts_with("__VERIFIER_") => {

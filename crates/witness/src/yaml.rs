@@ -3,6 +3,7 @@
 //! `invariant_set` with `loop_invariant` entries for TRUE.
 
 use crate::task::{now_iso8601, uuid_v4, Task};
+use cfront::BackTranslation;
 use engines::{CexStep, Counterexample, Invariant, Role};
 use serde_json::{json, Value};
 
@@ -45,12 +46,12 @@ fn source_line(file: &str, line: u32) -> Option<String> {
     text.lines().nth((line as usize).checked_sub(1)?).map(str::to_string)
 }
 
-fn waypoint(step: &CexStep, task: &Task) -> Option<Value> {
+fn waypoint(step: &CexStep, task: &Task, back: &BackTranslation) -> Option<Value> {
     let pos = step.pos.as_ref()?;
     let function = step.function.as_deref().unwrap_or("main");
     if let Some(n) = &step.nondet {
         let col = source_line(&pos.file, pos.line).and_then(|l| call_end_column(&l, pos.col, &n.function))?;
-        let value = n.acsl_constant()?;
+        let value = back.input_type(n.ty)?.acsl_constant(&n.value)?;
         return Some(json!({
             "type": "function_return",
             "action": "follow",
@@ -67,10 +68,10 @@ fn waypoint(step: &CexStep, task: &Task) -> Option<Value> {
     }))
 }
 
-/// The violation witness of a counterexample.
-pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
+/// The violation witness of a counterexample (`back`: the program's map back to C).
+pub fn violation_witness(task: &Task, c: &Counterexample, back: &BackTranslation) -> String {
     let mut content: Vec<Value> =
-        c.steps.iter().filter_map(|s| waypoint(s, task)).map(|w| json!({ "segment": [ { "waypoint": w } ] })).collect();
+        c.steps.iter().filter_map(|s| waypoint(s, task, back)).map(|w| json!({ "segment": [ { "waypoint": w } ] })).collect();
     let function = c.steps.iter().rev().find_map(|s| s.function.clone()).unwrap_or_else(|| c.entry.clone());
     let (line, col) = c.violation.pos.as_ref().map_or((0, 0), |p| (p.line, p.col));
     let target = json!({ "type": "target", "action": "follow", "location": location(task, line, col, &function) });
@@ -79,14 +80,15 @@ pub fn violation_witness(task: &Task, c: &Counterexample) -> String {
     serde_yaml::to_string(&doc).unwrap_or_default()
 }
 
-/// The correctness witness: the loop invariants that are C expressions.
-pub fn correctness_witness(task: &Task, invariants: &[Invariant]) -> String {
+/// The correctness witness: the loop invariants that are C expressions (`back`: the program's
+/// map back to C).
+pub fn correctness_witness(task: &Task, invariants: &[Invariant], back: &BackTranslation) -> String {
     let content: Vec<Value> = invariants
         .iter()
         .filter(|inv| inv.role == Role::LoopHead)
         .filter_map(|inv| {
             let pos = inv.pos.as_ref()?;
-            let value = ir::print_c::term_to_c(&inv.formula).ok()?;
+            let value = back.term_to_c(&inv.formula).ok()?;
             let function = inv.function.as_deref().unwrap_or(&inv.entry);
             Some(json!({ "invariant": {
                 "type": "loop_invariant",
