@@ -13,42 +13,7 @@ use refine::Validity;
 use smt::build::{and, not, or};
 use smt::{SatResult, Solver, SolverSpec, Term};
 use std::time::Instant;
-
-/// Where an invariant holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// At a loop head, before each evaluation of the loop condition.
-    LoopHead,
-    /// At the entry of a procedure (its precondition, for the calls the program makes).
-    Entry,
-    /// At the exit of a procedure (its postcondition, over the procedure's frame and `old(g)`).
-    Exit,
-}
-
-/// The invariant of one loop head, or of a procedure's entry or exit.
-#[derive(Clone, Debug)]
-pub struct Invariant {
-    pub role: Role,
-    /// The entry procedure whose verification produced it.
-    pub entry: String,
-    /// The procedure (C function) of the loop.
-    pub function: Option<String>,
-    /// The position of the loop (its first statement: the loop condition), or of the procedure.
-    pub pos: Option<SourcePos>,
-    /// Over the program variables.
-    pub formula: Term,
-}
-
-/// The evidence of a TRUE answer: the loop invariants (and procedure entry and exit
-/// invariants of recursive programs) and the result of checking the whole annotation they
-/// belong to.
-#[derive(Clone, Debug, Default)]
-pub struct Proof {
-    pub invariants: Vec<Invariant>,
-    /// `Some(true)`: every location's invariant is inductive and error locations get `false`;
-    /// `Some(false)`: a query failed; `None`: the check did not run (time was up).
-    pub checked: Option<bool>,
-}
+pub use verdict::{Invariant, Proof, Role};
 
 /// The annotation of every location of `cfg` from the reachable product states.
 pub fn annotation(cfg: &Cfg, states: &[automata::ProductState], dfas: &[PredicateDfa]) -> Vec<Term> {

@@ -4,11 +4,11 @@
 use crate::source::{is_c_file, SourceLines};
 use cfront::back::float_constant;
 use cfront::BackTranslation;
-use engines::{CexStep, Counterexample, NondetValue};
 use serde_json::{json, Value};
 use smt::Term;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use verdict::{CexStep, Counterexample, NondetValue};
 
 /// Whether a variable is the front end's own (a temporary, a result slot, memory): not shown
 /// among the values of a step.

@@ -4,9 +4,9 @@
 
 use crate::source::is_c_file;
 use cfront::BackTranslation;
-use engines::{Invariant, Proof, Role};
 use serde_json::{json, Value};
 use std::fmt::Write;
+use verdict::{Invariant, Proof, Role};
 
 /// How an invariant is shown: the text and, for a C program (`back`: its map back to C),
 /// whether it is a C expression.

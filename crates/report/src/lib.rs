@@ -7,10 +7,10 @@ mod source;
 
 pub use cex::{counterexample_json, render_counterexample};
 use cfront::BackTranslation;
-use engines::{Outcome, Stats, Verdict};
 pub use invariants::{invariant_text, proof_json, render_proof};
 use serde_json::json;
 use std::fmt::Write;
+use verdict::{Outcome, Stats, Verdict};
 
 /// The first output line: `TRUE`, `FALSE(<property>)` or `UNKNOWN`.
 pub fn verdict_line(verdict: &Verdict) -> String {

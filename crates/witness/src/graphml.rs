@@ -4,8 +4,8 @@
 
 use crate::task::{now_iso8601, Task};
 use cfront::BackTranslation;
-use engines::{Counterexample, Invariant, Role};
 use std::fmt::Write;
+use verdict::{Counterexample, Invariant, Role};
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")

@@ -5,9 +5,9 @@
 //! run that leaves the path with status 0.
 
 use cfront::{BackTranslation, ValueType};
-use engines::{Counterexample, NondetValue};
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use verdict::{Counterexample, NondetValue};
 
 /// Whether a function is an input function whose values the harness supplies.
 fn is_input(name: &str) -> bool {

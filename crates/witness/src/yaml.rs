@@ -4,8 +4,8 @@
 
 use crate::task::{now_iso8601, uuid_v4, Task};
 use cfront::BackTranslation;
-use engines::{CexStep, Counterexample, Invariant, Role};
 use serde_json::{json, Value};
+use verdict::{CexStep, Counterexample, Invariant, Role};
 
 /// The version of the format written.
 pub const FORMAT_VERSION: &str = "2.0";
