@@ -194,7 +194,10 @@ pub struct Nondet {
 /// A front end's opaque key of a source-language type (for `cfront`, a C type such as
 /// `unsigned char`): only that front end's back-translation map says what it stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SourceType(pub u32);
+pub struct SourceType(
+    /// The front end's number of the type.
+    pub u32,
+);
 
 /// How a large-block edge is composed of original edges.
 #[derive(Clone, Debug)]
