@@ -5,7 +5,7 @@
 # earlier OUT of this script) each run is compared with its namesake there.
 #
 #   scripts/regression-bench.sh BIN OUT [OLD] [-- VERIFIER OPTIONS]
-#   JOBS=2 (tasks in parallel)
+#   JOBS=2 (tasks in parallel), ONLY="ultimate sv" (only these corpora)
 set -uo pipefail
 BIN=$1 OUT=$2
 shift 2
@@ -30,6 +30,9 @@ run() {
         shift
     done
     [[ ${1:-} == "--" ]] && shift
+    if [[ -n "${ONLY:-}" && " $ONLY " != *" $name "* ]]; then
+        return
+    fi
     local compare=()
     [[ -n "$OLD" && -f "$OLD/$name/results.json" ]] && compare=(--compare "$OLD/$name/results.json")
     echo "== $name"
