@@ -111,7 +111,11 @@ pub(crate) fn nesting_of<'k>(kinds: impl Iterator<Item = &'k Kind>, globals: &BT
     Nesting { kinds: steps, globals: globals.clone(), locals: locals.clone() }
 }
 
-pub(crate) fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
+/// Why a refinement whose sequences do not reject the word ends the run.
+const NO_PROGRESS: &str = "refinement made no progress: the solver could not show that the new assertions reject the trace";
+
+/// Runs `f`, adding its time in milliseconds to `acc`.
+fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let r = f();
     *acc += t.elapsed().as_millis();
@@ -130,17 +134,16 @@ pub(crate) fn run(
     stats: &mut Stats,
 ) -> (Verdict, Option<Proof>) {
     let budget = QueryBudget::of(config);
-    let mut refiner = match Refiner::new(config) {
-        Ok(r) => r,
-        Err(e) => return (Verdict::unknown(e), None),
-    };
     let hoare = match config.solver.create() {
         Ok(s) => HoareChecker::new(s),
         Err(e) => return (Verdict::unknown(format!("cannot start the Hoare-triple solver {}: {e}", config.solver)), None),
     };
     let letters: Vec<TransFormula> = a.letters().iter().map(|l| l.formula.clone()).collect();
     let shared = Rc::new(RefCell::new(Shared { letters, returns, locals, hoare, checks: 0, budget: budget.clone() }));
-    refiner.shared = Some(shared.clone());
+    let mut refiner = match Refiner::new(config, shared.clone()) {
+        Ok(r) => r,
+        Err(e) => return (Verdict::unknown(e), None),
+    };
     let mut dfas: Vec<PredicateDfa> = vec![];
     let verdict = loop {
         if let Some(why) = budget.stopped() {
@@ -183,7 +186,7 @@ pub(crate) fn run(
                     }
                 }
                 if dfas.len() == before {
-                    break Verdict::unknown(budget.give_up(refiner.no_progress()));
+                    break Verdict::unknown(budget.give_up(NO_PROGRESS));
                 }
             }
         }

@@ -19,12 +19,12 @@ pub(crate) struct Refiner {
     interpolator: Option<SmtLibSolver>,
     /// The Hoare-triple checker the interpolant automata share (perfectness is decided with
     /// its cache).
-    pub(crate) shared: Option<Rc<RefCell<Shared>>>,
+    shared: Rc<RefCell<Shared>>,
 }
 
 impl Refiner {
-    /// Starts the solvers `config`'s source needs.
-    pub(crate) fn new(config: &Config) -> Result<Refiner, String> {
+    /// Starts the solvers `config`'s source needs; `shared` holds the run's Hoare checker.
+    pub(crate) fn new(config: &Config, shared: Rc<RefCell<Shared>>) -> Result<Refiner, String> {
         let trace = config.solver.create().map_err(|e| format!("cannot start the trace-check solver {}: {e}", config.solver))?;
         let interpolator = match config.source.get().needs_interpolator() {
             true => {
@@ -32,7 +32,7 @@ impl Refiner {
             }
             false => None,
         };
-        Ok(Refiner { source: config.source, trace, interpolator, shared: None })
+        Ok(Refiner { source: config.source, trace, interpolator, shared })
     }
 
     /// Limits the next queries of every solver to `ms`.
@@ -41,11 +41,6 @@ impl Refiner {
         if let Some(itp) = self.interpolator.as_mut() {
             itp.set_timeout_ms(ms);
         }
-    }
-
-    /// Why a refinement whose sequences did not reject the trace ends the run.
-    pub(crate) fn no_progress(&self) -> &'static str {
-        "refinement made no progress: the solver could not show that the new assertions reject the trace"
     }
 
     /// Adds what the solvers did to `stats`.
@@ -66,8 +61,7 @@ impl Refiner {
         nesting: Option<&Nesting>,
         stats: &mut Stats,
     ) -> Result<Vec<Sequence>, RefineError> {
-        let shared = self.shared.clone().expect("the refiner's Hoare checker");
-        let mut shared = shared.borrow_mut();
+        let mut shared = self.shared.borrow_mut();
         let mut solvers = Solvers { solver: self.trace.as_mut(), interpolator: self.interpolator.as_mut(), hoare: Some(&mut shared.hoare) };
         let found = with_fallback(self.source, t, path, nesting, &mut solvers)?;
         stats.sequences += found.computed;
