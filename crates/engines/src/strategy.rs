@@ -116,15 +116,14 @@ impl Engine for CellAbstraction {
     }
 
     fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
-        match flat(task) {
-            None => Some("cells: the program is recursive".into()),
-            Some(cfg) if ir::cell_abstraction(cfg).is_none() => Some("cells: no integer-indexed array".into()),
-            Some(_) => None,
-        }
+        flat(task).is_none().then(|| "cells: the program is recursive".into())
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        let Some(cells) = flat(task).and_then(ir::cell_abstraction) else { return (Verdict::unknown("cells: not applicable"), None) };
+        // Computed once, here: a program without integer-indexed arrays has none.
+        let Some(cells) = flat(task).and_then(ir::cell_abstraction) else {
+            return (Verdict::unknown("cells: no integer-indexed array"), None);
+        };
         let encoded = encode(&cells, config);
         let horn_limit = time_left(config).map_or(Self::HORN_LIMIT, |l| l.min(Self::HORN_LIMIT));
         let proof = horn_proof(task.entry, &encoded, horn_limit, config).or_else(|| {
