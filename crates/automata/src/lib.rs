@@ -6,8 +6,10 @@
 //! are deterministic automata computed lazily ([`LazyDfa`]) whose accepting states are sinks,
 //! so a product state in which any subtrahend accepts can be pruned with all its successors.
 
+pub mod buchi;
 pub mod nested;
 
+pub use buchi::{shortest_lasso_in_difference, Lasso, LazyDba};
 pub use nested::{nested_reachable_in_difference, nested_word_in_difference, LazyDnwa, NestedEmptiness, NestedReach, NestedReturn, Nwa};
 
 use std::collections::HashMap;

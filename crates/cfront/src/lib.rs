@@ -60,6 +60,9 @@ pub enum Property {
     ValidMemtrack,
     /// `valid-memcleanup`: all memory is freed at exit.
     ValidMemcleanup,
+    /// `termination`: every execution terminates. Nothing is instrumented for it (it is no
+    /// error location); the termination engine decides it, and it is checked on its own.
+    Termination,
 }
 
 impl Property {
@@ -73,6 +76,7 @@ impl Property {
             Property::ValidFree => "valid-free",
             Property::ValidMemtrack => "valid-memtrack",
             Property::ValidMemcleanup => "valid-memcleanup",
+            Property::Termination => "termination",
         }
     }
 
@@ -83,7 +87,8 @@ impl Property {
 
     /// Parses a comma-separated list of property names (`unreach-call`, `no-overflow`,
     /// `div-by-zero`, `valid-deref`, `valid-free`, `valid-memtrack`, `valid-memsafety`,
-    /// `valid-memcleanup`, `default`) or paths of SV-COMP `.prp` files.
+    /// `valid-memcleanup`, `termination`, `default`) or paths of SV-COMP `.prp` files.
+    /// Termination is checked on its own: together with another property it is a usage error.
     pub fn parse_list(spec: &str) -> Result<BTreeSet<Property>, PropertyError> {
         let mut out = BTreeSet::new();
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -109,11 +114,14 @@ impl Property {
                 }
             }
         }
+        if out.contains(&Property::Termination) && out.len() > 1 {
+            return Err(PropertyError::Invalid("`termination` is checked on its own, not together with other properties".into()));
+        }
         Ok(out)
     }
 
     /// Every property, in the order of [`Property::name`].
-    pub const ALL: [Property; 7] = [
+    pub const ALL: [Property; 8] = [
         Property::UnreachCall,
         Property::NoOverflow,
         Property::DivByZero,
@@ -121,6 +129,7 @@ impl Property {
         Property::ValidFree,
         Property::ValidMemtrack,
         Property::ValidMemcleanup,
+        Property::Termination,
     ];
 
     /// The properties an SV-COMP property file (`CHECK( init(main()), LTL(...) )`) asks for.
@@ -139,6 +148,8 @@ impl Property {
                 out.insert(Property::ValidMemtrack);
             } else if line.contains("valid-memcleanup") {
                 out.insert(Property::ValidMemcleanup);
+            } else if line.contains("LTL(F end)") {
+                out.insert(Property::Termination);
             } else {
                 return Err(PropertyError::Unsupported(format!("the property {} is not checked by Tracery", line.trim())));
             }
@@ -152,7 +163,7 @@ impl Property {
 
 /// SV-COMP properties Tracery knows by name but does not check (a request for one is
 /// answered UNKNOWN, never TRUE).
-pub const UNCHECKED_PROPERTIES: [&str; 4] = ["termination", "no-data-race", "def-behavior", "valid-memsafety-concurrent"];
+pub const UNCHECKED_PROPERTIES: [&str; 3] = ["no-data-race", "def-behavior", "valid-memsafety-concurrent"];
 
 /// Why a property list was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -234,7 +234,7 @@ fn counterexample(
         Ok(Some((initial, steps))) => (initial, steps, true),
         Ok(None) => (model.states.first().cloned().unwrap_or_default(), letter_steps(letters, word, model), false),
     };
-    Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps }))
+    Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps, loop_start: None }))
 }
 
 /// The steps of an error word letter by letter (large blocks unresolved), with the trace

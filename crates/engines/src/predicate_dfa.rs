@@ -2,6 +2,11 @@
 //! the refinement's predicates (read as their conjunction), and the successor of `S` under a
 //! statement is every predicate `q` with a valid Hoare triple `{⋀S} st {q}`. Reaching a state
 //! whose conjunction implies `false` proves the trace infeasible: that is the accepting sink.
+//!
+//! For termination an automaton may carry a rank [`Certificate`]: its states that contain the
+//! certificate's predicate are accepting, and leaving one first saves the ranking function's
+//! value (`old := f(x)`), so that every infinite word it accepts has no execution (Büchi
+//! interpolant automata, `crate::buchi`).
 
 use crate::budget::QueryBudget;
 use automata::{LazyDfa, LazyDnwa, Letter};
@@ -25,6 +30,18 @@ pub struct Shared {
     pub budget: QueryBudget,
 }
 
+/// What makes a predicate automaton rank-certified: states containing `accepting` (a predicate
+/// of the automaton that says "the rank decreased since the last visit, or this is the
+/// first") are accepting; a transition out of one runs `assign` (save the rank, clear the
+/// first-visit flag) before the letter; the initial state holds `initially` (the flag).
+pub struct Certificate {
+    pub accepting: Term,
+    pub assign: TransFormula,
+    pub initially: Term,
+    /// Letter `l` after `assign` is letter `key_offset + l` for the Hoare cache.
+    pub key_offset: usize,
+}
+
 /// A lazily determinized interpolant automaton.
 pub struct PredicateDfa {
     preds: Vec<Term>,
@@ -34,6 +51,7 @@ pub struct PredicateDfa {
     /// Return transitions `(state, hierarchical predecessor, letter)`.
     return_transitions: HashMap<(usize, usize, Letter), Option<usize>>,
     shared: Rc<RefCell<Shared>>,
+    certificate: Option<Certificate>,
 }
 
 impl PredicateDfa {
@@ -52,7 +70,20 @@ impl PredicateDfa {
             transitions: HashMap::new(),
             return_transitions: HashMap::new(),
             shared,
+            certificate: None,
         }
+    }
+
+    /// The rank-certified automaton over `sequence` and the certificate's predicate.
+    pub fn certified(sequence: &[Term], certificate: Certificate, shared: Rc<RefCell<Shared>>) -> PredicateDfa {
+        let mut dfa = PredicateDfa::new(&[sequence, &[certificate.accepting.clone(), certificate.initially.clone()]].concat(), shared);
+        dfa.certificate = Some(certificate);
+        dfa
+    }
+
+    /// Whether a state is accepting (it contains the rank certificate's predicate).
+    pub fn accepting(&self, state: usize) -> bool {
+        self.certificate.as_ref().is_some_and(|c| self.states[state].iter().any(|&i| self.preds[i] == c.accepting))
     }
 
     /// Number of determinized states built so far.
@@ -78,6 +109,19 @@ impl PredicateDfa {
     /// stopped) counts as not valid, which only removes transitions and so keeps the automaton
     /// sound.
     fn valid(&self, pre: &Term, letter: Letter, post: &Term) -> bool {
+        self.query(|sh| {
+            let Shared { letters, hoare, .. } = sh;
+            hoare.check(pre, letter, &letters[letter], post)
+        })
+    }
+
+    /// Whether `{pre} tf {post}` is valid, cached under the letter key `key`.
+    fn valid_keyed(&self, pre: &Term, key: Letter, tf: &TransFormula, post: &Term) -> bool {
+        self.query(|sh| sh.hoare.check(pre, key, tf, post))
+    }
+
+    /// Asks `triple` within the per-query budget; no question once the run is stopped.
+    fn query(&self, triple: impl FnOnce(&mut Shared) -> Validity) -> bool {
         let mut sh = self.shared.borrow_mut();
         if sh.budget.stopped().is_some() {
             // Past the deadline or canceled: no more queries, so that the search ends at once.
@@ -85,21 +129,13 @@ impl PredicateDfa {
         }
         sh.checks += 1;
         let ms = sh.budget.next_ms();
-        let Shared { letters, hoare, .. } = &mut *sh;
-        hoare.solver().set_timeout_ms(ms);
-        matches!(hoare.check(pre, letter, &letters[letter], post), Validity::Valid)
+        sh.hoare.solver().set_timeout_ms(ms);
+        matches!(triple(&mut sh), Validity::Valid)
     }
 
     /// Whether `{pre} tf {post}` is valid for a formula without letter (not cached).
     fn valid_formula(&self, pre: &Term, tf: &TransFormula, post: &Term) -> bool {
-        let mut sh = self.shared.borrow_mut();
-        if sh.budget.stopped().is_some() {
-            return false;
-        }
-        sh.checks += 1;
-        let ms = sh.budget.next_ms();
-        sh.hoare.solver().set_timeout_ms(ms);
-        matches!(refine::hoare::check_triple(pre, tf, post, sh.hoare.solver()), Validity::Valid)
+        self.query(|sh| refine::hoare::check_triple(pre, tf, post, sh.hoare.solver()))
     }
 
     /// The successor state: the sink if `valid` holds for `false`, else every predicate it holds for.
@@ -137,7 +173,12 @@ impl LazyDnwa for PredicateDfa {
 
 impl LazyDfa for PredicateDfa {
     fn initial(&mut self) -> Option<usize> {
-        Some(self.intern(vec![]))
+        let Some(initially) = self.certificate.as_ref().map(|c| c.initially.clone()) else {
+            return Some(self.intern(vec![]));
+        };
+        let skip = TransFormula::skip();
+        let set = (0..self.preds.len()).filter(|&i| self.valid_keyed(&initially, usize::MAX, &skip, &self.preds[i])).collect();
+        Some(self.intern(set))
     }
 
     fn successor(&mut self, state: usize, letter: Letter) -> Option<usize> {
@@ -145,7 +186,13 @@ impl LazyDfa for PredicateDfa {
             return t;
         }
         let pre = self.state_formula(state);
-        let target = self.post_state(&|d, q| d.valid(&pre, letter, q));
+        let target = match self.certificate.as_ref().filter(|_| self.accepting(state)) {
+            Some(c) => {
+                let (key, tf) = (c.key_offset + letter, c.assign.sequence(&self.shared.borrow().letters[letter]));
+                self.post_state(&|d, q| d.valid_keyed(&pre, key, &tf, q))
+            }
+            None => self.post_state(&|d, q| d.valid(&pre, letter, q)),
+        };
         self.transitions.insert((state, letter), target);
         target
     }

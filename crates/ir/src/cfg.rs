@@ -45,6 +45,8 @@ pub enum ViolationKind {
     ValidMemtrack,
     /// Allocated memory that is not freed at program end.
     ValidMemcleanup,
+    /// An execution that never ends (no error location: a lasso the termination engine found).
+    Nontermination,
 }
 
 impl ViolationKind {
@@ -59,6 +61,7 @@ impl ViolationKind {
             ViolationKind::ValidFree => "valid-free",
             ViolationKind::ValidMemtrack => "valid-memtrack",
             ViolationKind::ValidMemcleanup => "valid-memcleanup",
+            ViolationKind::Nontermination => "termination",
         }
     }
 
@@ -76,6 +79,7 @@ impl ViolationKind {
             ViolationKind::ValidFree => "free of an invalid pointer may occur",
             ViolationKind::ValidMemtrack => "allocated memory may be lost (memory leak)",
             ViolationKind::ValidMemcleanup => "allocated memory may not be freed at program end",
+            ViolationKind::Nontermination => "the program may run forever",
         }
     }
 }

@@ -53,6 +53,9 @@ pub struct Counterexample {
     /// Whether the steps are the program's own statements; false when the solver could not
     /// resolve the large blocks of the error trace (the steps are then large blocks).
     pub source_steps: bool,
+    /// A nontermination counterexample (a lasso): the steps from this index on are the loop,
+    /// which repeats forever; the steps before it are the stem.
+    pub loop_start: Option<usize>,
 }
 
 /// The answer of an engine.
