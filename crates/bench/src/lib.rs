@@ -58,8 +58,11 @@ pub const BENCH_HELP: &str = "\
 Tasks: SV-COMP .yml task definitions (one task per verification property, with its
 expected_verdict, subproperty and data_model; coverage-* properties are left out), and .c/.i/.bpl
 programs whose first line announces the answer (//#Safe, // #Unsafe, /* #Terminating,
-#Nonterminating). Programs without an answer are run and reported as unscored. A program that a
-.yml names as its input file is a task through that .yml only.
+#Nonterminating; Ultimate's lassos: #rTermination[Derivable], #rNonTermination[Derivable],
+#rTerminationUnknown) or, without such a line, whose file name does (SV-COMP 2015:
+_true-termination, _false-termination, _unknown-termination). A first line and a file name with
+opposite verdicts make the task an error. Programs without an answer are run and reported as
+unscored. A program that a .yml names as its input file is a task through that .yml only.
 
 Each task runs in a child process (the tracery binary itself) with the task's file, --timeout S,
 --json-stats and the extra options after `--` (for .yml tasks also --data-model and --property
@@ -230,8 +233,8 @@ fn option_value(extra: &[OsString], opt: &str) -> Option<String> {
 
 /// The verifier's arguments for a task: the program, `--timeout S`, `--json-stats` and
 /// `--jobs 1` (unless the extra options give them; `--jobs` when the verifier lists it), `--data-model` and `--property` when the verifier lists them
-/// (for `.yml` tasks; `--property termination` also for `#Terminating`/`#Nonterminating`
-/// programs), then the extra options.
+/// (for `.yml` tasks; `--property termination` also for programs whose annotation or file name
+/// makes them termination tasks), then the extra options.
 pub fn child_args(task: &Task, opts: &RunOptions) -> Vec<OsString> {
     let mut args: Vec<OsString> = vec![task.input.clone().into_os_string()];
     if !has_option(&opts.extra, "--timeout") {

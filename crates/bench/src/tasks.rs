@@ -4,13 +4,25 @@
 //! - an SV-COMP task definition (`.yml`, format 2.0): one task per verification property it lists
 //!   (`coverage-*` properties are test-generation tasks and are left out), with the property's
 //!   `expected_verdict`, its `subproperty` (memory safety) and `options.data_model`;
-//! - a program (`.c`, `.i`, `.bpl`) whose first non-blank line announces the answer: `#Safe`,
-//!   `#Unsafe`, `#Terminating` or `#Nonterminating`, after `//`, `/*` (or both) with or without a
-//!   space. A program without such a line is a task with no expected answer.
+//! - a program (`.c`, `.i` (also `.c.i`), `.bpl`) whose answer is announced
+//!   - by its first non-blank line, after `//`, `/*` (or both) with or without a space: `#Safe`,
+//!     `#Unsafe` (property `unreach-call`), `#Terminating`, `#Nonterminating` (property
+//!     `termination`), or Ultimate's lasso spellings `#rTermination`, `#rTerminationDerivable`
+//!     (terminates), `#rNonTermination`, `#rNonTerminationDerivable` (does not) and
+//!     `#rTerminationUnknown` (property `termination`, no expected answer);
+//!   - or, without such a line, by a termination marker in its file name (SV-COMP 2015 naming,
+//!     `Foo_true-alloca_true-termination.c.i`): `_true-termination` terminates,
+//!     `_false-termination` does not, `_unknown-termination` is property `termination` with no
+//!     expected answer. Other properties in the name are ignored.
+//!
+//!   When both are there the first line wins; a first line and a file name that announce opposite
+//!   termination verdicts make the task malformed. A program with neither is a task with no
+//!   property and no expected answer.
 //!
 //! A program that some `.yml` found under the same paths names as its input file is a task through
-//! that `.yml` only. A malformed task (unreadable or invalid `.yml`, missing input file) is still a
-//! task: it carries the reason and is recorded as `error` without being run.
+//! that `.yml` only. A malformed task (unreadable or invalid `.yml`, missing input file,
+//! contradicting verdicts) is still a task: it carries the reason and is recorded as `error`
+//! without being run.
 
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
@@ -81,12 +93,13 @@ pub struct Task {
     pub input: PathBuf,
     pub kind: TaskKind,
     /// The property's name (`unreach-call`, `termination`, `valid-memsafety`, `no-overflow`, ...).
-    /// Annotated programs: `unreach-call` for `#Safe`/`#Unsafe`, `termination` for
-    /// `#Terminating`/`#Nonterminating`, none without an annotation.
+    /// Annotated programs: `unreach-call` for `#Safe`/`#Unsafe`, `termination` for the termination
+    /// annotations and file-name markers, none without either.
     pub property: Option<String>,
     pub expected: Option<Expected>,
     pub data_model: Option<DataModel>,
-    /// Why the task cannot be run (malformed task definition, missing input file).
+    /// Why the task cannot be run (malformed task definition, missing input file, contradicting
+    /// verdicts).
     pub error: Option<String>,
 }
 
@@ -97,29 +110,44 @@ impl Task {
     }
 }
 
-/// The answer an annotation line announces.
+/// The answer an annotation line (or a file name) announces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Annotation {
     Safe,
     Unsafe,
     Terminating,
     Nonterminating,
+    /// A termination task without a known answer (`#rTerminationUnknown`, `_unknown-termination`).
+    TerminationUnknown,
 }
 
 impl Annotation {
     /// The property and expected answer the annotation stands for.
-    pub fn property_and_expected(self) -> (&'static str, Expected) {
+    pub fn property_and_expected(self) -> (&'static str, Option<Expected>) {
         match self {
-            Annotation::Safe => ("unreach-call", Expected::holds()),
-            Annotation::Unsafe => ("unreach-call", Expected::violated()),
-            Annotation::Terminating => ("termination", Expected::holds()),
-            Annotation::Nonterminating => ("termination", Expected::violated()),
+            Annotation::Safe => ("unreach-call", Some(Expected::holds())),
+            Annotation::Unsafe => ("unreach-call", Some(Expected::violated())),
+            Annotation::Terminating => ("termination", Some(Expected::holds())),
+            Annotation::Nonterminating => ("termination", Some(Expected::violated())),
+            Annotation::TerminationUnknown => ("termination", None),
+        }
+    }
+
+    /// What the annotation says, for messages.
+    fn says(self) -> &'static str {
+        match self {
+            Annotation::Safe => "is safe",
+            Annotation::Unsafe => "is unsafe",
+            Annotation::Terminating => "terminates",
+            Annotation::Nonterminating => "does not terminate",
+            Annotation::TerminationUnknown => "has an unknown termination verdict",
         }
     }
 }
 
 /// The annotation of a program's first non-blank line: `//#Safe`, `// #Unsafe`, `/* #Safe`,
-/// `/* //#Safe`, `#Terminating`, ... (a byte-order mark and trailing text are allowed).
+/// `/* //#Safe`, `#Terminating`, `//#rNonTerminationDerivable`, ... (a byte-order mark and
+/// trailing text are allowed).
 pub fn parse_annotation(text: &str) -> Option<Annotation> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let line = text.lines().find(|l| !l.trim().is_empty())?;
@@ -139,7 +167,52 @@ pub fn parse_annotation(text: &str) -> Option<Annotation> {
         "Unsafe" => Some(Annotation::Unsafe),
         "Terminating" => Some(Annotation::Terminating),
         "Nonterminating" => Some(Annotation::Nonterminating),
+        // Ultimate's lasso programs; `Deriveable` is a misspelling found in its corpus.
+        "rTermination" | "rTerminationDerivable" | "rTerminationDeriveable" => Some(Annotation::Terminating),
+        "rNonTermination" | "rNonTerminationDerivable" => Some(Annotation::Nonterminating),
+        "rTerminationUnknown" => Some(Annotation::TerminationUnknown),
         _ => None,
+    }
+}
+
+/// The termination verdict a file name announces (SV-COMP 2015 naming): `_true-termination`,
+/// `_false-termination` or `_unknown-termination`, followed by `_`, `.` or the end of the name
+/// (`Foo_true-alloca_true-termination.c.i`). Markers of other properties are ignored; a name
+/// with two different termination markers is an error.
+pub fn parse_file_name(name: &str) -> Result<Option<Annotation>, String> {
+    const MARKERS: [(&str, Annotation); 3] = [
+        ("_true-termination", Annotation::Terminating),
+        ("_false-termination", Annotation::Nonterminating),
+        ("_unknown-termination", Annotation::TerminationUnknown),
+    ];
+    let mut found: Option<(&str, Annotation)> = None;
+    for (marker, a) in MARKERS {
+        let whole = name.match_indices(marker).any(|(i, _)| matches!(name[i + marker.len()..].chars().next(), None | Some('_' | '.')));
+        if whole {
+            if let Some((other, _)) = found {
+                return Err(format!("contradicting verdicts: the file name says both `{other}` and `{marker}`"));
+            }
+            found = Some((marker, a));
+        }
+    }
+    Ok(found.map(|(_, a)| a))
+}
+
+/// What a program announces, from its first-line annotation and its file name's marker: the first
+/// line wins, but opposite termination verdicts are an error.
+pub fn combine(line: Option<Annotation>, name: Option<Annotation>) -> Result<Option<Annotation>, String> {
+    match (line, name) {
+        (Some(l), Some(n)) => {
+            let (lp, le) = l.property_and_expected();
+            let (np, ne) = n.property_and_expected();
+            match (le, ne) {
+                (Some(le), Some(ne)) if lp == np && le != ne => {
+                    Err(format!("contradicting verdicts: the first line says the program {}, the file name says it {}", l.says(), n.says()))
+                }
+                _ => Ok(Some(l)),
+            }
+        }
+        (l, n) => Ok(l.or(n)),
     }
 }
 
@@ -319,7 +392,7 @@ pub fn yml_tasks(file: &Path) -> Option<Vec<Task>> {
     )
 }
 
-/// The task of one program file (`.c`, `.i`, `.bpl`), from its annotation.
+/// The task of one program file (`.c`, `.i`, `.bpl`), from its annotation or file name.
 pub fn program_task(file: &Path) -> Task {
     let mut task = Task {
         file: file.to_path_buf(),
@@ -330,17 +403,28 @@ pub fn program_task(file: &Path) -> Task {
         data_model: None,
         error: None,
     };
-    match std::fs::read(file) {
-        Ok(bytes) => {
-            // The annotation is on the first lines; 4 KiB is plenty.
-            let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
-            if let Some(a) = parse_annotation(&head) {
-                let (p, e) = a.property_and_expected();
-                task.property = Some(p.to_string());
-                task.expected = Some(e);
-            }
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            task.error = Some(format!("cannot read {}: {e}", file.display()));
+            return task;
         }
-        Err(e) => task.error = Some(format!("cannot read {}: {e}", file.display())),
+    };
+    // The annotation is on the first lines; 4 KiB is plenty.
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    match parse_file_name(&name).and_then(|n| combine(parse_annotation(&head), n)) {
+        Ok(Some(a)) => {
+            let (p, e) = a.property_and_expected();
+            task.property = Some(p.to_string());
+            task.expected = e;
+        }
+        Ok(None) => {}
+        Err(msg) => {
+            // Only termination verdicts can contradict: keep the task among the termination tasks.
+            task.property = Some("termination".to_string());
+            task.error = Some(msg);
+        }
     }
     task
 }

@@ -305,6 +305,60 @@ fn selection_by_property() {
     );
 }
 
+/// A verifier that lists --property, answers by the file name when told `--property termination`
+/// and TRUE otherwise.
+const FAKE_TERMINATION: &str = r#"#!/bin/sh
+if [ "$1" = "--help" ]; then echo "      --property <LIST>"; exit 0; fi
+case " $* " in
+  *" --property termination "*) ;;
+  *) echo TRUE; exit 0;;
+esac
+case "$(basename "$1")" in
+  *nonterminating*|*_false-termination*) echo "FALSE(termination)";;
+  *) echo TRUE;;
+esac
+"#;
+
+#[test]
+fn termination_tasks_are_told_their_property_and_scored() {
+    let dir = scratch("termination");
+    let v = dir.join("fake-termination");
+    write_script(&v, FAKE_TERMINATION);
+    let mut o = opts(&v, 10.0, Some(1024));
+    o.caps = probe(&v);
+    assert!(o.caps.property);
+    let tasks = discover(&[Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/termination")]).tasks;
+    let got: Vec<(String, Status, Option<String>)> = tasks
+        .iter()
+        .map(|t| {
+            let r = run_task(t, &o);
+            (Path::new(&r.file).file_name().unwrap().to_string_lossy().into_owned(), r.status, r.verdict)
+        })
+        .collect();
+    let (c, u) = (Status::Correct, Status::Unscored);
+    let (t, f) = (Some("TRUE".to_string()), Some("FALSE(termination)".to_string()));
+    let want = vec![
+        ("nonterminating-derivable.bpl", c, f.clone()),
+        ("nonterminating.bpl", c, f.clone()),
+        ("terminating-derivable.bpl", c, t.clone()),
+        ("terminating.bpl", c, t.clone()),
+        ("unknown.bpl", u, t.clone()),
+        ("Agree_false-termination.c", c, f.clone()),
+        ("Alloca_true-alloca_false-termination.c.i", c, f.clone()),
+        ("Conflict_true-termination.c", Status::Error, None),
+        ("Count_true-termination.c", c, t.clone()),
+        ("Count_true-termination.c.i", c, t.clone()),
+        ("Plain_true-terminations.c", u, t.clone()),
+        // An unreach-call task (first line #Safe): not told --property termination.
+        ("Safe_false-termination.c", c, t.clone()),
+        ("Spin_false-termination.c", c, f.clone()),
+        ("Square_unknown-termination.c", u, t.clone()),
+    ];
+    let want: Vec<(String, Status, Option<String>)> = want.into_iter().map(|(n, s, v)| (n.to_string(), s, v)).collect();
+    assert_eq!(got, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn args(paths: Vec<PathBuf>, verifier: &Path, out: &Path) -> BenchArgs {
     BenchArgs {
         command: None,

@@ -1,6 +1,8 @@
 //! Task discovery and expected-verdict parsing on the fixture files.
 
-use bench::tasks::{discover, parse_annotation, parse_yml, property_name, Annotation, DataModel, Expected, TaskKind};
+use bench::tasks::{
+    combine, discover, parse_annotation, parse_file_name, parse_yml, property_name, Annotation, DataModel, Expected, TaskKind,
+};
 use std::path::{Path, PathBuf};
 
 fn fixtures() -> PathBuf {
@@ -53,10 +55,186 @@ fn annotations_in_all_spellings() {
 
 #[test]
 fn annotations_stand_for_property_and_answer() {
-    assert_eq!(Annotation::Safe.property_and_expected(), ("unreach-call", Expected::holds()));
-    assert_eq!(Annotation::Unsafe.property_and_expected(), ("unreach-call", Expected::violated()));
-    assert_eq!(Annotation::Terminating.property_and_expected(), ("termination", Expected::holds()));
-    assert_eq!(Annotation::Nonterminating.property_and_expected(), ("termination", Expected::violated()));
+    assert_eq!(Annotation::Safe.property_and_expected(), ("unreach-call", Some(Expected::holds())));
+    assert_eq!(Annotation::Unsafe.property_and_expected(), ("unreach-call", Some(Expected::violated())));
+    assert_eq!(Annotation::Terminating.property_and_expected(), ("termination", Some(Expected::holds())));
+    assert_eq!(Annotation::Nonterminating.property_and_expected(), ("termination", Some(Expected::violated())));
+    assert_eq!(Annotation::TerminationUnknown.property_and_expected(), ("termination", None));
+}
+
+#[test]
+fn ultimate_lasso_annotations() {
+    assert_eq!(
+        parse_annotation(
+            "//#rTermination
+"
+        ),
+        Some(Annotation::Terminating)
+    );
+    assert_eq!(
+        parse_annotation(
+            "//#rTerminationDerivable
+"
+        ),
+        Some(Annotation::Terminating)
+    );
+    assert_eq!(
+        parse_annotation(
+            "//#rTerminationDeriveable
+"
+        ),
+        Some(Annotation::Terminating)
+    );
+    assert_eq!(
+        parse_annotation(
+            "//#rNonTermination
+"
+        ),
+        Some(Annotation::Nonterminating)
+    );
+    assert_eq!(parse_annotation("// #rNonTerminationDerivable \r\n"), Some(Annotation::Nonterminating));
+    assert_eq!(
+        parse_annotation(
+            "//#rTerminationUnknown
+"
+        ),
+        Some(Annotation::TerminationUnknown)
+    );
+    // Not annotations.
+    assert_eq!(
+        parse_annotation(
+            "//#rterminationDerivable
+"
+        ),
+        None
+    );
+    assert_eq!(
+        parse_annotation(
+            "//#rTerminationMaybe
+"
+        ),
+        None
+    );
+    assert_eq!(
+        parse_annotation(
+            "//#Termination
+"
+        ),
+        None
+    );
+}
+
+#[test]
+fn termination_verdicts_in_file_names() {
+    let name = |n: &str| parse_file_name(n).unwrap();
+    assert_eq!(name("Foo_true-termination.c"), Some(Annotation::Terminating));
+    assert_eq!(name("Foo_true-termination.c.i"), Some(Annotation::Terminating));
+    assert_eq!(name("Ex2.3-alloca_false-termination.c"), Some(Annotation::Nonterminating));
+    assert_eq!(name("Foo_true-alloca_true-termination.c.i"), Some(Annotation::Terminating));
+    assert_eq!(name("Foo_false-termination_true-valid-memsafety.i"), Some(Annotation::Nonterminating));
+    assert_eq!(name("Foo-alloca_unknown-termination.c"), Some(Annotation::TerminationUnknown));
+    assert_eq!(name("Foo_true-termination"), Some(Annotation::Terminating));
+    // No termination marker.
+    assert_eq!(name("Foo_true-unreach-call.c"), None);
+    assert_eq!(name("Foo_true-terminations.c"), None);
+    assert_eq!(name("Foo-true-termination.c"), None);
+    assert_eq!(name("foo.c"), None);
+    assert_eq!(
+        parse_file_name("Foo_true-termination_false-termination.c").unwrap_err(),
+        "contradicting verdicts: the file name says both `_true-termination` and `_false-termination`"
+    );
+}
+
+#[test]
+fn first_line_wins_over_file_name_unless_they_contradict() {
+    use Annotation::*;
+    assert_eq!(combine(None, Some(Terminating)), Ok(Some(Terminating)));
+    assert_eq!(combine(Some(Nonterminating), None), Ok(Some(Nonterminating)));
+    assert_eq!(combine(None, None), Ok(None));
+    assert_eq!(combine(Some(Nonterminating), Some(Nonterminating)), Ok(Some(Nonterminating)));
+    // Another property on the first line, or no verdict on one side: the first line.
+    assert_eq!(combine(Some(Safe), Some(Nonterminating)), Ok(Some(Safe)));
+    assert_eq!(combine(Some(Terminating), Some(TerminationUnknown)), Ok(Some(Terminating)));
+    assert_eq!(combine(Some(TerminationUnknown), Some(Terminating)), Ok(Some(TerminationUnknown)));
+    assert_eq!(
+        combine(Some(Nonterminating), Some(Terminating)),
+        Err("contradicting verdicts: the first line says the program does not terminate, the file name says it terminates".into())
+    );
+    assert_eq!(
+        combine(Some(Terminating), Some(Nonterminating)),
+        Err("contradicting verdicts: the first line says the program terminates, the file name says it does not terminate".into())
+    );
+}
+
+#[test]
+fn termination_folders() {
+    let got = summary(&[fixtures().join("termination")]);
+    let t = s("termination");
+    let want = vec![
+        ("termination/lassos/nonterminating-derivable.bpl".into(), t.clone(), s("false"), None, false),
+        ("termination/lassos/nonterminating.bpl".into(), t.clone(), s("false"), None, false),
+        ("termination/lassos/terminating-derivable.bpl".into(), t.clone(), s("true"), None, false),
+        ("termination/lassos/terminating.bpl".into(), t.clone(), s("true"), None, false),
+        ("termination/lassos/unknown.bpl".into(), t.clone(), None, None, false),
+        // ALL.prp is no task file.
+        ("termination/svcomp15/Agree_false-termination.c".into(), t.clone(), s("false"), None, false),
+        ("termination/svcomp15/Alloca_true-alloca_false-termination.c.i".into(), t.clone(), s("false"), None, false),
+        ("termination/svcomp15/Conflict_true-termination.c".into(), t.clone(), None, None, true),
+        // X.c and X.c.i are two tasks.
+        ("termination/svcomp15/Count_true-termination.c".into(), t.clone(), s("true"), None, false),
+        ("termination/svcomp15/Count_true-termination.c.i".into(), t.clone(), s("true"), None, false),
+        ("termination/svcomp15/Plain_true-terminations.c".into(), None, None, None, false),
+        // The first line wins over the file name.
+        ("termination/svcomp15/Safe_false-termination.c".into(), s("unreach-call"), s("true"), None, false),
+        ("termination/svcomp15/Spin_false-termination.c".into(), t.clone(), s("false"), None, false),
+        ("termination/svcomp15/Square_unknown-termination.c".into(), t.clone(), None, None, false),
+    ];
+    assert_eq!(got, want);
+    let d = discover(&[fixtures().join("termination/svcomp15/Conflict_true-termination.c")]);
+    assert_eq!(
+        d.tasks[0].error.as_deref(),
+        Some("contradicting verdicts: the first line says the program does not terminate, the file name says it terminates")
+    );
+    assert!(d.tasks.iter().all(|t| t.kind == TaskKind::Annotated));
+}
+
+/// Counts of (terminating, nonterminating, no verdict, other) tasks under the paths.
+fn termination_counts(paths: &[PathBuf]) -> (usize, usize, usize, usize) {
+    let d = discover(paths);
+    assert!(d.problems.is_empty(), "{:?}", d.problems);
+    let mut c = (0, 0, 0, 0);
+    for t in &d.tasks {
+        match (t.property.as_deref(), t.expected.as_ref().map(|e| e.holds), &t.error) {
+            (Some("termination"), Some(true), None) => c.0 += 1,
+            (Some("termination"), Some(false), None) => c.1 += 1,
+            (Some("termination"), None, None) => c.2 += 1,
+            _ => c.3 += 1,
+        }
+    }
+    c
+}
+
+#[test]
+fn shared_termination_corpora() {
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench");
+    if !bench.is_dir() {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: shared_termination_corpora: {} is not there", bench.display());
+        return;
+    }
+    let svcomp15 = bench.join("ultimate/termination/svcomp15");
+    let counts = |folder: &str| termination_counts(&[svcomp15.join(folder)]);
+    assert_eq!(counts("termination-crafted-lit"), (135, 23, 0, 0));
+    assert_eq!(counts("termination-crafted"), (26, 18, 1, 0));
+    assert_eq!(counts("termination-memory-alloca"), (240, 6, 10, 0));
+    assert_eq!(counts("termination-numeric"), (68, 0, 0, 0));
+    assert_eq!(counts(""), (469, 47, 11, 0));
+    // lassos/*.bpl, then the folder with its subfolders (arrays, regression, ...).
+    let lassos = bench.join("ultimate/lassos");
+    let mut top: Vec<PathBuf> = std::fs::read_dir(&lassos).unwrap().map(|e| e.unwrap().path()).collect();
+    top.retain(|p| p.extension().is_some_and(|e| e == "bpl"));
+    assert_eq!(termination_counts(&top), (80, 56, 1, 0));
+    assert_eq!(termination_counts(&[lassos]), (154, 82, 1, 0));
 }
 
 #[test]
