@@ -26,7 +26,8 @@ struct Cli {
 
     /// Properties to check in a C program, comma-separated: unreach-call, no-overflow, div-by-zero,
     /// valid-deref, valid-free, valid-memtrack, valid-memsafety (the three before), valid-memcleanup,
-    /// default (unreach-call, div-by-zero, valid-deref, valid-free), or SV-COMP `.prp` files.
+    /// default (unreach-call, div-by-zero, valid-deref, valid-free), or SV-COMP `.prp` files; or
+    /// termination alone (every execution ends; C and Boogie).
     #[arg(long, value_name = "LIST", default_value = "default")]
     property: String,
 
@@ -55,10 +56,13 @@ struct Cli {
     /// `NAME[:PERCENT%[:MAXs]]`, comma-separated; the first TRUE or FALSE decides. Engines:
     /// `cells` (the array cell abstraction proved by Horn solving, then Houdini over range
     /// templates; only proves), `horn` (Horn clauses of the program solved by Z3's Spacer,
-    /// in-process; only proves), `automizer` (trace abstraction on flat or nested words). An
-    /// engine without a share gets all the time left.
-    #[arg(long, value_name = "STRATEGY", default_value_t = Strategy::default())]
-    engine: Strategy,
+    /// in-process; only proves), `automizer` (trace abstraction on flat or nested words),
+    /// `buchi` (termination: lassos, ranking functions, nontermination arguments). An engine
+    /// without a share gets all the time left. Default: `cells:33.3%,horn:12.5%:10s,automizer`,
+    /// and `buchi` for `--property termination`; engines that decide the other question are
+    /// skipped.
+    #[arg(long, value_name = "STRATEGY")]
+    engine: Option<Strategy>,
 
     /// How many engines of the strategy run at once (default: the number of cores). Above 1,
     /// the strategy's last engine runs on a thread of its own with all the time, the others on
@@ -196,13 +200,14 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     }
     let interpolator = smt::backend::split_command(&cli.interpolator);
     probe_solvers(cli, &interpolator)?;
+    let termination = cfront::Property::parse_list(&cli.property).is_ok_and(|p| p.contains(&cfront::Property::Termination));
     let query_timeout = timeout.min(Duration::from_secs(20));
     let config = Config {
         source: cli.refinement,
         deadline: Some(start + timeout),
         large_blocks: !cli.no_large_blocks,
         accelerate: !cli.no_acceleration,
-        strategy: strategy(cli),
+        strategy: strategy(cli, termination),
         inline: cli.inline,
         query_timeout,
         exact_recheck_timeout: if cli.semantics == Semantics::Auto { EXACT_RECHECK_BEFORE_BITVECTORS } else { query_timeout },
@@ -210,6 +215,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         interpolator,
         cancel: Default::default(),
         jobs: cli.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize),
+        termination,
     };
     let mut outcome = verify_on_worker(program, &config)?;
     let mut switched = None;
@@ -247,10 +253,11 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `--engine` strategy without the engines that `--no-cell-abstraction` and `--no-horn`
-/// switch off.
-fn strategy(cli: &Cli) -> Strategy {
-    let mut s = cli.engine.clone();
+/// The `--engine` strategy (or the default for the question asked) without the engines that
+/// `--no-cell-abstraction` and `--no-horn` switch off.
+fn strategy(cli: &Cli, termination: bool) -> Strategy {
+    let default = || if termination { Strategy::termination() } else { Strategy::default() };
+    let mut s = cli.engine.clone().unwrap_or_else(default);
     if cli.no_cell_abstraction {
         s = s.without("cells");
     }
@@ -294,6 +301,11 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfron
         cfront::DataModel::ILP32 => "ILP32",
         cfront::DataModel::LP64 => "LP64",
     };
+    if matches!(&outcome.verdict, Verdict::Unsafe(c) if c.loop_start.is_some()) {
+        // A lasso needs a cycle in the witness and a harness that detects the repetition.
+        eprintln!("tracery: no harness or witness written: they are not implemented for nontermination yet");
+        return Ok(());
+    }
     let task = witness::Task { file: file.to_path_buf(), specification, data_model: data_model.into() };
     let graphml = cli.witness_format == "graphml";
     match &outcome.verdict {
@@ -370,12 +382,14 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
     };
     match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "bpl" => {
-            let unreach_call = [cfront::Property::UnreachCall].into();
-            let fits = |p: &&str| BOOGIE_PROPERTIES.contains(p) || cfront::Property::parse_list(p).is_ok_and(|s| s == unreach_call);
+            let (unreach_call, termination) = ([cfront::Property::UnreachCall].into(), [cfront::Property::Termination].into());
+            let fits = |p: &&str| {
+                BOOGIE_PROPERTIES.contains(p) || cfront::Property::parse_list(p).is_ok_and(|s| s == unreach_call || s == termination)
+            };
             let extra: Vec<&str> = cli.property.split(',').map(str::trim).filter(|p| !p.is_empty() && !fits(p)).collect();
             if !extra.is_empty() {
                 return Ok(Loaded::Unsupported(format!(
-                    "a Boogie program is checked for its assertions and contracts only (unreach-call), not for {}",
+                    "a Boogie program is checked for its assertions and contracts (unreach-call) or for termination, not for {}",
                     extra.join(", ")
                 )));
             }
@@ -404,8 +418,9 @@ fn unsupported(construct: &str, pos: &ir::SourcePos) -> String {
     format!("unsupported: {construct} at {pos}")
 }
 
-/// The `--property` values that fit a Boogie program: its assertions are `unreach-call`.
-const BOOGIE_PROPERTIES: [&str; 2] = ["default", "unreach-call"];
+/// The `--property` values that fit a Boogie program: its assertions are `unreach-call`, and
+/// termination.
+const BOOGIE_PROPERTIES: [&str; 3] = ["default", "unreach-call", "termination"];
 
 fn parse_data_model(s: &str) -> Result<cfront::DataModel, String> {
     match s.to_ascii_uppercase().as_str() {

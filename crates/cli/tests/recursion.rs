@@ -1,20 +1,8 @@
 //! End-to-end tests of recursion on nested words (and of `--inline`, which uses contracts).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn output(file: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tracery")).arg(file).args(args).output().expect("tracery runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn verdict(file: &Path, args: &[&str]) -> String {
-    output(file, args).lines().next().unwrap_or("").to_string()
-}
-
-fn own(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
-}
+use common::{output, own, verdict};
 
 #[test]
 fn recursive_programs_give_their_verdicts() {

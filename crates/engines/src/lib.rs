@@ -4,6 +4,7 @@
 pub mod annotation;
 pub mod automizer;
 mod budget;
+mod buchi;
 mod cegar;
 mod cex;
 pub mod chc;
@@ -53,6 +54,9 @@ pub struct Config {
     pub cancel: CancelToken,
     /// How many engines of the strategy may run at once (a parallel portfolio when above 1).
     pub jobs: usize,
+    /// Decide termination (every execution ends) instead of the reachability of error
+    /// locations: only engines that decide termination run.
+    pub termination: bool,
 }
 
 impl Config {
@@ -77,6 +81,7 @@ impl Default for Config {
             interpolator: smt::backend::split_command(smt::backend::DEFAULT_INTERPOLATOR),
             cancel: CancelToken::default(),
             jobs: 1,
+            termination: false,
         }
     }
 }
@@ -87,7 +92,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let mut stats = Stats { solver: config.solver.to_string(), strategy: config.strategy.to_string(), ..Stats::default() };
     // A Boogie program without implementations has no execution to check: it is correct.
     let mut unknown = None;
-    let mut proof = Proof { invariants: vec![], checked: Some(true) };
+    let mut proof = Proof { invariants: vec![], checked: Some(true), rankings: vec![] };
     for entry in &program.entries {
         let prepared = if config.inline { Ok(None) } else { ir::prepare_nested(program, entry) }.and_then(|n| match n {
             Some(np) => Ok(Prepared::Nested(np)),
@@ -100,6 +105,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         match (entry_proof, proof.checked) {
             (Some(p), Some(ok)) => {
                 proof.invariants.extend(p.invariants);
+                proof.rankings.extend(p.rankings);
                 proof.checked = p.checked.map(|c| c && ok);
             }
             _ => proof.checked = None,

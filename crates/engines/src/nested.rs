@@ -185,7 +185,7 @@ fn proof_of_safety(
     }
     let formulas = p.marks.iter().map(|m| annotation::simplified_disjunction(&at[m.loc], deadline));
     let invariants = p.marks.iter().zip(formulas).map(|(m, formula)| m.invariant(entry, formula)).collect();
-    Some(Proof { invariants, checked })
+    Some(Proof { invariants, checked, rankings: vec![] })
 }
 
 /// Checks the annotation of the reachable states (see [`proof_of_safety`]); `None` when time

@@ -5,7 +5,7 @@
 //! until one answers TRUE or FALSE.
 
 use crate::annotation::{self, Proof};
-use crate::{automizer, chc, houdini, nested, Config, Stats, Verdict};
+use crate::{automizer, buchi, chc, houdini, nested, Config, Stats, Verdict};
 use ir::{Cfg, NestedProgram};
 use smt::Term;
 use std::fmt;
@@ -34,6 +34,11 @@ pub trait Engine: Sync {
     fn about(&self) -> &'static str;
     /// Why it does not apply to `task` under `config`, if it does not.
     fn not_applicable(&self, task: &Task, config: &Config) -> Option<String>;
+    /// Whether it decides termination (`Config::termination`) rather than the reachability of
+    /// error locations. A strategy skips the engines that decide the other question.
+    fn decides_termination(&self) -> bool {
+        false
+    }
     /// Verifies `task` within `config.deadline`, stopping early when `config.cancel` is raised.
     /// A TRUE answer comes with its checked proof.
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>);
@@ -185,8 +190,35 @@ impl Engine for TraceAbstraction {
     }
 }
 
+/// Termination: lassos of the program's Büchi automaton, ranking functions and
+/// nontermination arguments ([`buchi`]).
+pub struct Termination;
+
+impl Engine for Termination {
+    fn name(&self) -> &'static str {
+        "buchi"
+    }
+
+    fn about(&self) -> &'static str {
+        "termination: lassos of the Büchi program automaton, ranking functions, nontermination arguments"
+    }
+
+    fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
+        flat(task).is_none().then(|| "buchi: termination of recursive programs is not supported".into())
+    }
+
+    fn decides_termination(&self) -> bool {
+        true
+    }
+
+    fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+        let Some(cfg) = flat(task) else { return (Verdict::unknown("buchi: not applicable"), None) };
+        buchi::verify(task.entry, cfg, config, stats)
+    }
+}
+
 /// Every engine, by name.
-pub const ENGINES: [&dyn Engine; 3] = [&CellAbstraction, &Horn, &TraceAbstraction];
+pub const ENGINES: [&dyn Engine; 4] = [&CellAbstraction, &Horn, &TraceAbstraction, &Termination];
 
 /// How much of the time left an engine of a strategy gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -251,6 +283,11 @@ impl Default for Strategy {
 }
 
 impl Strategy {
+    /// The default strategy for termination: the Büchi engine with all the time.
+    pub fn termination() -> Strategy {
+        Strategy(vec![Step { engine: &Termination, share: Share::REST }])
+    }
+
     /// The strategy without the engine `name`.
     pub fn without(mut self, name: &str) -> Strategy {
         self.0.retain(|s| s.engine.name() != name);
@@ -272,6 +309,11 @@ impl Strategy {
         let mut answer = None;
         let mut skipped = vec![];
         for step in &self.0 {
+            if step.engine.decides_termination() != config.termination {
+                let question = if config.termination { "safety, not termination" } else { "termination only" };
+                skipped.push(format!("{}: decides {question}", step.engine.name()));
+                continue;
+            }
             if let Some(why) = step.engine.not_applicable(task, config) {
                 skipped.push(why);
                 continue;

@@ -69,8 +69,12 @@ pub fn render_counterexample(c: &Counterexample, back: Option<&BackTranslation>)
     }
     let _ = writeln!(out, "error path{}:", if c.source_steps { "" } else { " (large blocks: the solver could not resolve them)" });
     let main_file = c.violation.pos.as_ref().map(|p| p.file.to_string());
-    let mut last_line = None;
-    for step in c.steps.iter().filter(|s| visible(s)) {
+    let (mut last_line, mut in_loop) = (None, false);
+    for (i, step) in c.steps.iter().enumerate().filter(|(_, s)| visible(s)) {
+        if !in_loop && c.loop_start.is_some_and(|l| i >= l) {
+            let _ = writeln!(out, "loop, repeated forever:");
+            (last_line, in_loop) = (None, true);
+        }
         let line = step.pos.as_ref().map(|p| (p.file.clone(), p.line));
         if line.is_none() || line != last_line {
             let _ = writeln!(out, "  {}  {}", position(step, main_file.as_deref()), step_text(step, &mut sources));
@@ -126,6 +130,8 @@ pub fn counterexample_json(c: &Counterexample, back: Option<&BackTranslation>) -
             "column": c.violation.pos.as_ref().map(|p| p.col),
         },
         "source_steps": c.source_steps,
+        // the index among `steps` where the loop of a nontermination lasso starts
+        "loop_start": c.loop_start.map(|l| c.steps[..l].iter().filter(|s| visible(s)).count()),
         "inputs": inputs,
         "steps": steps,
     })

@@ -1,22 +1,37 @@
 //! The evidence of a TRUE answer: one invariant per loop head (and per entry and exit of a
 //! recursive procedure) with its position, as a C expression for C programs (Boogie syntax
-//! otherwise), and whether the annotation passed its independent check.
+//! otherwise), and whether the annotation passed its independent check; for termination, the
+//! ranking function of each lasso loop with its supporting invariants.
 
 use crate::source::is_c_file;
 use cfront::BackTranslation;
 use serde_json::{json, Value};
 use std::fmt::Write;
-use verdict::{Invariant, Proof, Role};
+use ir::SourcePos;
+use smt::Term;
+use verdict::{Invariant, Proof, Ranking, Role};
 
 /// How an invariant is shown: the text and, for a C program (`back`: its map back to C),
 /// whether it is a C expression.
 pub fn invariant_text(inv: &Invariant, back: Option<&BackTranslation>) -> (String, Option<String>) {
-    let c = back.filter(|_| inv.pos.as_ref().is_some_and(|p| is_c_file(&p.file)));
-    match c.map(|b| b.term_to_c(&inv.formula)) {
+    term_text(&inv.formula, inv.pos.as_ref(), back)
+}
+
+/// A term at `pos` as a C expression in a C file (with the reason when it is not one), in
+/// Boogie syntax otherwise.
+fn term_text(t: &Term, pos: Option<&SourcePos>, back: Option<&BackTranslation>) -> (String, Option<String>) {
+    let c = back.filter(|_| pos.is_some_and(|p| is_c_file(&p.file)));
+    match c.map(|b| b.term_to_c(t)) {
         Some(Ok(text)) => (text, None),
-        Some(Err(why)) => (ir::print::term_to_boogie(&inv.formula), Some(why)),
-        None => (ir::print::term_to_boogie(&inv.formula), None),
+        Some(Err(why)) => (ir::print::term_to_boogie(t), Some(why)),
+        None => (ir::print::term_to_boogie(t), None),
     }
+}
+
+/// A ranking function's components and supporting invariants as text.
+fn ranking_texts(r: &Ranking, back: Option<&BackTranslation>) -> (Vec<String>, Vec<String>) {
+    let texts = |ts: &[Term]| ts.iter().map(|t| term_text(t, r.pos.as_ref(), back).0).collect();
+    (texts(&r.components), texts(&r.supporting_invariants))
 }
 
 fn check_word(p: &Proof) -> &'static str {
@@ -65,7 +80,20 @@ pub fn render_proof(p: &Proof, back: Option<&BackTranslation>) -> String {
     if p.invariants.iter().any(|inv| smt::subst::free_vars(&inv.formula).contains(&q)) {
         let _ = writeln!(out, "  (array cell abstraction: `a#q` stands for `a[#q]`, and each invariant holds for every `#q`)");
     }
-    let _ = writeln!(out, "invariant check: {}", check_word(p));
+    if !p.rankings.is_empty() {
+        let _ = writeln!(out, "ranking functions:");
+    }
+    for r in &p.rankings {
+        let at = r.pos.as_ref().map(|p| p.to_string()).unwrap_or_else(|| "-".into());
+        let (components, invariants) = ranking_texts(r, back);
+        let _ = writeln!(out, "  {at}: {} ({})", r.template, components.join(", "));
+        if !invariants.is_empty() {
+            let _ = writeln!(out, "      supporting invariants: {}", invariants.join(" && "));
+        }
+    }
+    if p.rankings.is_empty() || !p.invariants.is_empty() {
+        let _ = writeln!(out, "invariant check: {}", check_word(p));
+    }
     out
 }
 
@@ -93,5 +121,24 @@ pub fn proof_json(p: &Proof, back: Option<&BackTranslation>) -> Value {
             })
             .collect()
     };
-    json!({ "loop_invariants": entries(true), "procedure_contracts": entries(false), "invariant_check": check_word(p) })
+    let rankings: Vec<Value> = p
+        .rankings
+        .iter()
+        .map(|r| {
+            let (components, invariants) = ranking_texts(r, back);
+            json!({
+                "file": r.pos.as_ref().map(|p| p.file.to_string()),
+                "line": r.pos.as_ref().map(|p| p.line),
+                "template": r.template,
+                "components": components,
+                "supporting_invariants": invariants,
+            })
+        })
+        .collect();
+    json!({
+        "loop_invariants": entries(true),
+        "procedure_contracts": entries(false),
+        "invariant_check": check_word(p),
+        "ranking_functions": rankings,
+    })
 }

@@ -138,6 +138,14 @@ pub struct Stats {
     pub strategy: String,
     /// The engine of the strategy that decided (of the last entry procedure).
     pub engine: Option<String>,
+    /// Termination: lassos analysed (each iteration of the Büchi loop takes one).
+    pub lassos: usize,
+    /// Termination: lassos refuted by a ranking function, by the template that found it.
+    pub ranking_templates: BTreeMap<String, usize>,
+    /// Termination: nontermination arguments found.
+    pub nontermination_arguments: usize,
+    /// Termination: time spent synthesizing ranking functions and nontermination arguments.
+    pub time_lasso_ms: u128,
 }
 
 impl Stats {
@@ -165,6 +173,12 @@ impl Stats {
         self.cell_abstraction_proof |= o.cell_abstraction_proof;
         self.houdini_proof |= o.houdini_proof;
         self.horn_proof |= o.horn_proof;
+        self.lassos += o.lassos;
+        for (t, n) in &o.ranking_templates {
+            *self.ranking_templates.entry(t.clone()).or_default() += n;
+        }
+        self.nontermination_arguments += o.nontermination_arguments;
+        self.time_lasso_ms += o.time_lasso_ms;
     }
 }
 
@@ -250,4 +264,21 @@ pub struct Proof {
     /// `Some(true)`: every location's invariant is inductive and error locations get `false`;
     /// `Some(false)`: a query failed; `None`: the check did not run (time was up).
     pub checked: Option<bool>,
+    /// Termination: the ranking function of each lasso loop the proof needed.
+    pub rankings: Vec<Ranking>,
+}
+
+/// A ranking function that shows a loop of a lasso terminates: every iteration from a state
+/// satisfying the supporting invariants decreases it (as its template defines), and it
+/// cannot decrease forever.
+#[derive(Clone, Debug)]
+pub struct Ranking {
+    /// Where the loop is (its first statement).
+    pub pos: Option<SourcePos>,
+    /// The template that found it (`affine`, `nested-2`, `lexicographic-2`, ...).
+    pub template: String,
+    /// Its components (one for an affine function), over program variables.
+    pub components: Vec<Term>,
+    /// What holds at the loop head whenever the loop is entered.
+    pub supporting_invariants: Vec<Term>,
 }

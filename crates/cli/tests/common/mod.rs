@@ -1,0 +1,20 @@
+//! What the end-to-end test files share: running the real binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The standard output of the binary on `file` with `args`.
+pub fn output(file: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tracery")).arg(file).args(args).output().expect("tracery runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The first line of [`output`]: the verdict.
+pub fn verdict(file: &Path, args: &[&str]) -> String {
+    output(file, args).lines().next().unwrap_or("").to_string()
+}
+
+/// A program of the project's own test programs.
+pub fn own(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
+}

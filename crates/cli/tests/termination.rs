@@ -1,0 +1,78 @@
+//! End-to-end tests of `--property termination`: ranking functions for TRUE, lassos with a
+//! nontermination argument for FALSE.
+
+mod common;
+
+use common::{output, own, verdict};
+use std::path::{Path, PathBuf};
+
+fn seed(name: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench/seeds").join(name);
+    if !p.is_file() {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {} is not there", p.display());
+    }
+    p.is_file().then_some(p)
+}
+
+const TERMINATION: [&str; 4] = ["--property", "termination", "--timeout", "30"];
+
+#[test]
+fn the_seeds_give_their_verdicts() {
+    if let Some(f) = seed("lecture-termination.c") {
+        let out = output(&f, &TERMINATION);
+        assert!(out.starts_with("TRUE\n"), "{out}");
+        assert!(out.contains("ranking functions:"), "{out}");
+    }
+    if let Some(f) = seed("lecture-nontermination.bpl") {
+        let out = output(&f, &TERMINATION);
+        assert!(out.starts_with("FALSE(termination)\n"), "{out}");
+        assert!(out.contains("loop, repeated forever:"), "{out}");
+    }
+}
+
+#[test]
+fn own_programs_give_their_verdicts() {
+    for (name, expected) in
+        [("term-error-call.c", "TRUE"), ("term-supporting-invariant.bpl", "TRUE"), ("nonterm-stuck.c", "FALSE(termination)")]
+    {
+        assert_eq!(verdict(&own(name), &TERMINATION), expected, "{name}");
+    }
+}
+
+#[test]
+fn a_lasso_names_its_loop() {
+    let out = output(&own("nonterm-stuck.c"), &TERMINATION);
+    assert!(out.contains("the program may run forever at "), "{out}");
+    assert!(out.contains("nonterm-stuck.c:7"), "{out}");
+    let (stem, looped) = out.split_once("loop, repeated forever:").expect("a loop part");
+    assert!(stem.contains("__VERIFIER_nondet_int() returns -"), "a negative input: {out}");
+    assert!(!looped.is_empty());
+}
+
+#[test]
+fn a_ranking_function_names_its_supporting_invariant() {
+    let out = output(&own("term-supporting-invariant.bpl"), &TERMINATION);
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("affine (x)"), "{out}");
+    assert!(out.contains("supporting invariants:"), "{out}");
+}
+
+#[test]
+fn termination_is_checked_on_its_own() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tracery"))
+        .args(["--property", "termination,unreach-call"])
+        .arg(own("term-error-call.c"))
+        .output()
+        .expect("tracery runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`termination` is checked on its own"));
+}
+
+#[test]
+fn safety_engines_never_answer_termination() {
+    // A nonterminating program has no error location: a safety engine would call it TRUE.
+    let out = output(&own("nonterm-stuck.c"), &["--property", "termination", "--engine", "automizer"]);
+    assert!(out.starts_with("UNKNOWN\n"), "{out}");
+    assert!(out.contains("automizer: decides safety, not termination"), "{out}");
+}

@@ -1,0 +1,364 @@
+//! Termination by trace abstraction over Büchi automata (Büchi Automizer). The program is a
+//! Büchi automaton over its statements that accepts every infinite run of its CFG. Each
+//! iteration takes a shortest lasso `stem loop^ω` of the difference with the automata learnt
+//! so far and analyses it:
+//! - a stem, a loop or a stem-and-loop that is infeasible as a finite trace is refined as in
+//!   safety: an interpolant automaton of its assertion sequence (its `false` sink accepts every
+//!   word that contains such a trace);
+//! - a feasible lasso with a ranking function (`lasso::ranking_function`) gives a
+//!   rank-certified automaton ([`Certificate`]): the stem's assertions lead to the supporting
+//!   invariants, the loop's carry the rank's old value, and its accepting states say "the rank
+//!   decreased since the last visit"; every word it accepts terminates;
+//! - a feasible lasso with a nontermination argument (`lasso::nontermination`) on exact
+//!   statements is FALSE(termination); otherwise UNKNOWN.
+//!
+//! Every automaton transition is a Hoare triple the solver found valid (an unknown answer
+//! drops the predicate), so an empty difference (no lasso left) proves termination.
+
+use crate::annotation::Proof;
+use crate::budget::QueryBudget;
+use crate::cegar::{Kind, Letter};
+use crate::cex::{basic_path, steps_with_values, TraceChecker};
+use crate::predicate_dfa::{Certificate, PredicateDfa, Shared};
+use crate::sources::Refiner;
+use crate::{Config, Counterexample, Stats, Verdict};
+use automata::{shortest_lasso_in_difference, Lasso, LazyDba, Nfa};
+use ir::{Cfg, Label, Stmt, TransFormula, Violation, ViolationKind};
+use refine::source::Infeasible;
+use refine::{check_trace, HoareChecker, TraceCheck};
+use smt::build::{and, and2, eq, ff, not, or2};
+use smt::{Sort, Term};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use verdict::Ranking;
+
+/// How often the loop of a lasso is run through an automaton before its run is taken to have
+/// no cycle (a safety net: predicate automata are finite, their runs cycle much earlier).
+const MAX_LOOP_UNROLLINGS: usize = 256;
+
+/// The program's CFG as a Büchi automaton: letters are its edges, every location is
+/// accepting (an infinite run visits some location infinitely often), and error locations
+/// have no successors (an execution ends there: termination has no error locations).
+struct Program<'a> {
+    /// The CFG before large-block encoding (a counterexample's steps are its edges).
+    original: &'a Cfg,
+    cfg: Cfg,
+    nba: Nfa,
+    letters: Vec<Letter>,
+}
+
+impl<'a> Program<'a> {
+    fn new(original: &'a Cfg, cfg: Cfg) -> Result<Program<'a>, String> {
+        let mut transitions = vec![Vec::new(); cfg.locs.len()];
+        let mut letters = vec![];
+        for e in &cfg.edges {
+            match &e.label {
+                Label::Stmt(s) => letters.push(Letter::new(s.clone(), Kind::Internal, e, 0)),
+                Label::Call(c) => return Err(format!("call of {} was not expanded", c.callee)),
+            }
+            if cfg.locs[e.src].error.is_none() {
+                transitions[e.src].push((letters.len() - 1, e.dst));
+            }
+        }
+        let nba = Nfa { initial: cfg.entry, transitions, accepting: vec![true; cfg.locs.len()] };
+        Ok(Program { original, cfg, nba, letters })
+    }
+
+    fn formulas(&self, word: &[usize]) -> Vec<TransFormula> {
+        word.iter().map(|&l| self.letters[l].formula.clone()).collect()
+    }
+
+    /// The composition of a word's statements (the identity for the empty word).
+    fn composed(&self, word: &[usize]) -> TransFormula {
+        word.iter().fold(TransFormula::skip(), |tf, &l| tf.sequence(&self.letters[l].formula))
+    }
+
+    /// The first over-approximating statement of a word, if any.
+    fn overapprox(&self, word: &[usize]) -> Option<String> {
+        word.iter().find_map(|&l| self.letters[l].edge.overapprox.clone())
+    }
+}
+
+impl LazyDba for PredicateDfa {
+    fn accepting(&self, state: usize) -> bool {
+        PredicateDfa::accepting(self, state)
+    }
+}
+
+/// What the analysis of one lasso gives.
+enum Analysis {
+    /// Automata that remove it (and more).
+    Refined(Vec<PredicateDfa>),
+    /// The lasso is an infinite execution.
+    Nonterminating(Box<Counterexample>),
+    Unknown(String),
+}
+
+/// The state of one termination run.
+struct Run<'a> {
+    entry: &'a str,
+    program: Program<'a>,
+    shared: Rc<RefCell<Shared>>,
+    refiner: Refiner,
+    budget: QueryBudget,
+    config: &'a Config,
+    /// The ranking functions of the rank-certified automata so far.
+    rankings: Vec<Ranking>,
+}
+
+/// Decides termination of the entry procedure `entry` (a call-free CFG).
+pub(crate) fn verify(entry: &str, original: &Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+    let cfg = if config.large_blocks { ir::large_block_encoding(original) } else { original.clone() };
+    let program = match Program::new(original, cfg) {
+        Ok(p) => p,
+        Err(e) => return (Verdict::unknown(e), None),
+    };
+    let budget = QueryBudget::of(config);
+    let hoare = match config.solver.create() {
+        Ok(s) => HoareChecker::new(s),
+        Err(e) => return (Verdict::unknown(format!("cannot start the Hoare-triple solver {}: {e}", config.solver)), None),
+    };
+    let letters = program.letters.iter().map(|l| l.formula.clone()).collect();
+    let shared = Rc::new(RefCell::new(Shared {
+        letters,
+        returns: Default::default(),
+        locals: Default::default(),
+        hoare,
+        checks: 0,
+        budget: budget.clone(),
+    }));
+    let refiner = match Refiner::new(config, shared.clone()) {
+        Ok(r) => r,
+        Err(e) => return (Verdict::unknown(e), None),
+    };
+    let mut run = Run { entry, program, shared, refiner, budget, config, rankings: vec![] };
+    let mut dfas: Vec<PredicateDfa> = vec![];
+    let verdict = run.refine_until_decided(&mut dfas, stats);
+    run.refiner.add_stats(stats);
+    stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
+    {
+        let sh = run.shared.borrow();
+        stats.hoare_checks += sh.checks;
+        stats.hoare_solver_calls += sh.hoare.stats.solver_calls as usize;
+    }
+    stats.hoare_solver += run.shared.borrow_mut().hoare.solver().stats();
+    let proof = matches!(verdict, Verdict::Safe).then(|| Proof { invariants: vec![], checked: Some(true), rankings: run.rankings });
+    (verdict, proof)
+}
+
+impl Run<'_> {
+    fn refine_until_decided(&mut self, dfas: &mut Vec<PredicateDfa>, stats: &mut Stats) -> Verdict {
+        loop {
+            if let Some(why) = self.budget.stopped() {
+                return Verdict::unknown(why);
+            }
+            self.refiner.set_timeout_ms(self.budget.next_ms());
+            stats.iterations += 1;
+            let started = std::time::Instant::now();
+            let search = {
+                let mut subtrahends: Vec<&mut dyn LazyDba> = dfas.iter_mut().map(|d| d as &mut dyn LazyDba).collect();
+                let budget = &self.budget;
+                shortest_lasso_in_difference(&self.program.nba, &mut subtrahends, &mut |_| budget.stopped().map(String::from))
+            };
+            stats.time_abstraction_ms += started.elapsed().as_millis();
+            let lasso = match search {
+                Err(i) => return Verdict::unknown(i.0),
+                Ok(None) => return Verdict::Safe,
+                Ok(Some(l)) => l,
+            };
+            tracing::debug!(iteration = stats.iterations, "lasso: stem {:?} loop {:?}", lasso.stem, lasso.looped);
+            stats.lassos += 1;
+            match self.analyse(&lasso, dfas.len(), stats) {
+                Analysis::Refined(new) if new.is_empty() => {
+                    return Verdict::unknown(self.budget.give_up("refinement made no progress: no automaton removes the lasso"))
+                }
+                Analysis::Refined(new) => dfas.extend(new),
+                Analysis::Nonterminating(c) => return Verdict::Unsafe(c),
+                Analysis::Unknown(why) => return Verdict::unknown(self.budget.give_up(why)),
+            }
+        }
+    }
+
+    /// Refines with an infeasible part of the lasso, or looks for a ranking function, or a
+    /// nontermination argument. `learnt` automata exist so far (for fresh cache keys).
+    fn analyse(&mut self, lasso: &Lasso, learnt: usize, stats: &mut Stats) -> Analysis {
+        let whole = [lasso.stem.as_slice(), lasso.looped.as_slice()].concat();
+        for word in [&lasso.stem, &lasso.looped, &whole] {
+            if word.is_empty() {
+                continue;
+            }
+            match self.infeasible(&self.program.formulas(word), stats) {
+                Ok(None) => {}
+                Ok(Some(sequences)) => return Analysis::Refined(self.rejecting(sequences.iter().map(|p| PredicateDfa::new(p, self.shared.clone())), lasso)),
+                Err(e) => return Analysis::Unknown(e),
+            }
+        }
+        let l = lasso::Lasso { stem: self.program.composed(&lasso.stem), looped: self.program.composed(&lasso.looped) };
+        let settings = lasso::Settings { timeout_ms: self.budget.next_ms(), deadline: self.config.deadline, ..lasso::Settings::default() };
+        let started = std::time::Instant::now();
+        let ranking = lasso::ranking_function(&l, &settings);
+        stats.time_lasso_ms += started.elapsed().as_millis();
+        match ranking {
+            Ok(Some(rf)) => {
+                *stats.ranking_templates.entry(rf.template.to_string()).or_default() += 1;
+                return self.certified(lasso, &rf, learnt, stats);
+            }
+            Ok(None) => {}
+            Err(e) => tracing::debug!("no ranking function: {e}"),
+        }
+        if let Some(why) = self.program.overapprox(&whole) {
+            return Analysis::Unknown(format!("no ranking function for a lasso whose statements over-approximate ({why})"));
+        }
+        let started = std::time::Instant::now();
+        let argument = lasso::nontermination(&l, &settings);
+        stats.time_lasso_ms += started.elapsed().as_millis();
+        match argument {
+            Ok(Some(arg)) => match self.counterexample(lasso, &arg) {
+                Some(c) => {
+                    stats.nontermination_arguments += 1;
+                    Analysis::Nonterminating(Box::new(c))
+                }
+                None => Analysis::Unknown("a nontermination argument whose path could not be confirmed".into()),
+            },
+            Ok(None) => Analysis::Unknown(format!("no ranking function and no nontermination argument for the lasso at {}", self.honda_pos(lasso))),
+            Err(e) => Analysis::Unknown(format!("lasso analysis: {e}")),
+        }
+    }
+
+    /// Where a lasso's loop starts, for messages.
+    fn honda_pos(&self, lasso: &Lasso) -> String {
+        let first = lasso.looped.first().and_then(|&l| self.program.letters[l].edge.pos.clone());
+        first.map_or_else(|| self.program.cfg.locs[lasso.honda].name.clone(), |p| p.to_string())
+    }
+
+    /// The assertion sequences of `trace` if it is infeasible (`None` if feasible).
+    fn infeasible(&mut self, trace: &[TransFormula], stats: &mut Stats) -> Result<Option<Vec<Vec<Term>>>, String> {
+        stats.trace_checks += 1;
+        let started = std::time::Instant::now();
+        let check = check_trace(trace, self.refiner.trace.as_mut());
+        stats.time_trace_check_ms += started.elapsed().as_millis();
+        let core = match check {
+            TraceCheck::Feasible(_) => return Ok(None),
+            TraceCheck::Unknown(r) => return Err(format!("trace check: {r}")),
+            TraceCheck::Infeasible { core } => core,
+        };
+        let started = std::time::Instant::now();
+        let sequences = self.refiner.sequences(&Infeasible { trace, core: &core }, None, None, stats);
+        stats.time_sequence_ms += started.elapsed().as_millis();
+        match sequences {
+            Ok(s) => Ok(Some(s.into_iter().map(|s| s.preds).collect())),
+            Err(e) => Err(format!("refinement failed: {e}")),
+        }
+    }
+
+    /// The automata among `candidates` that reject the lasso.
+    fn rejecting(&self, candidates: impl Iterator<Item = PredicateDfa>, lasso: &Lasso) -> Vec<PredicateDfa> {
+        candidates.filter_map(|mut d| rejects(&mut d, lasso).then_some(d)).collect()
+    }
+
+    /// The rank-certified automaton of a ranking function for the lasso.
+    fn certified(&mut self, lasso: &Lasso, rf: &lasso::RankingFunction, learnt: usize, stats: &mut Stats) -> Analysis {
+        let old: Vec<Term> = (0..rf.components.len()).map(|i| Term::var(&format!("#oldrnk{i}"), Sort::Int)).collect();
+        let first_visit = Term::var("#unseeded", Sort::Bool);
+        let invariant = and(&rf.supporting_invariants);
+        let accepting = and2(&invariant, &or2(&first_visit, &rf.decreases(&old)));
+        let mut saves: Vec<(Term, Term)> = old.iter().cloned().zip(rf.components.iter().cloned()).collect();
+        saves.push((first_visit.clone(), ff()));
+        let assign = Stmt::Assign(saves).trans_formula();
+        // The stem establishes the supporting invariants; the loop, entered where the
+        // accepting predicate holds, saves the rank and returns to it.
+        let mut stem_trace = self.program.formulas(&lasso.stem);
+        stem_trace.push(TransFormula::assume(&not(&invariant)));
+        let mut loop_trace = vec![TransFormula::assume(&accepting), assign.clone()];
+        loop_trace.extend(self.program.formulas(&lasso.looped));
+        loop_trace.push(TransFormula::assume(&not(&accepting)));
+        let mut preds = vec![];
+        for trace in [stem_trace, loop_trace] {
+            match self.infeasible(&trace, stats) {
+                Ok(Some(sequences)) => preds.extend(sequences.into_iter().flatten()),
+                Ok(None) => return Analysis::Unknown("the ranking function's certificate does not hold on the lasso".into()),
+                Err(e) => return Analysis::Unknown(e),
+            }
+        }
+        let key_offset = self.program.letters.len() * (learnt + 1);
+        let certificate = Certificate { accepting, assign, initially: first_visit, key_offset };
+        let dfa = PredicateDfa::certified(&preds, certificate, self.shared.clone());
+        let kept = self.rejecting(std::iter::once(dfa), lasso);
+        if kept.is_empty() {
+            return Analysis::Unknown(format!("the ranking function of the lasso at {} could not be generalized", self.honda_pos(lasso)));
+        }
+        self.rankings.push(Ranking {
+            pos: lasso.looped.first().and_then(|&l| self.program.letters[l].edge.pos.clone()),
+            template: rf.template.to_string(),
+            components: rf.components.clone(),
+            supporting_invariants: rf.supporting_invariants.clone(),
+        });
+        Analysis::Refined(kept)
+    }
+
+    /// The lasso as source steps, its stem leading to the argument's state at the loop head.
+    fn counterexample(&mut self, lasso: &Lasso, arg: &lasso::NonterminationArgument) -> Option<Counterexample> {
+        let at_honda = match arg {
+            lasso::NonterminationArgument::FixedPoint { state } => state,
+            lasso::NonterminationArgument::Geometric { x0, .. } => x0,
+        };
+        let constraint = TransFormula::assume(&and(&at_honda.iter().map(|(x, v)| eq(x, v)).collect::<Vec<_>>()));
+        let stem_len = lasso.stem.len();
+        let word = [lasso.stem.as_slice(), lasso.looped.as_slice()].concat();
+        let steps = word.iter().enumerate().map(|(i, &l)| (self.program.letters[l].edge.as_block(), i)).collect();
+        let solver = self.refiner.trace.as_mut();
+        let check: &mut TraceChecker<usize> = &mut |tfs, tags| {
+            let mut trace = tfs.to_vec();
+            if let Some(first) = tags.iter().position(|&t| t >= stem_len) {
+                trace[first] = constraint.sequence(&trace[first]);
+            }
+            check_trace(&trace, solver)
+        };
+        let path = basic_path(steps, check)?;
+        let loop_start = path.iter().position(|(_, t)| *t >= stem_len);
+        let original = self.program.original;
+        let (initial, steps) = steps_with_values(&path, &|_| original, check)?;
+        let pos = lasso.looped.first().and_then(|&l| self.program.letters[l].edge.pos.clone());
+        Some(Counterexample {
+            entry: self.entry.to_string(),
+            violation: Violation { kind: ViolationKind::Nontermination, pos },
+            initial,
+            steps,
+            source_steps: true,
+            loop_start,
+        })
+    }
+}
+
+/// Whether the automaton rejects the lasso: its run on `stem loop^ω` reaches the sink, or
+/// visits an accepting state in every round of the cycle it ends in.
+fn rejects(dfa: &mut PredicateDfa, lasso: &Lasso) -> bool {
+    use automata::LazyDfa;
+    let Some(mut state) = dfa.initial() else { return true };
+    for &l in &lasso.stem {
+        match dfa.successor(state, l) {
+            Some(s) => state = s,
+            None => return true,
+        }
+    }
+    // The state at the start of each round, and whether the round visited an accepting state.
+    let mut rounds: HashMap<usize, usize> = HashMap::new();
+    let mut accepting_round: Vec<bool> = vec![];
+    while rounds.len() < MAX_LOOP_UNROLLINGS {
+        if let Some(&first) = rounds.get(&state) {
+            return accepting_round[first..].iter().any(|&a| a);
+        }
+        rounds.insert(state, accepting_round.len());
+        let mut accepting = false;
+        for &l in &lasso.looped {
+            accepting |= dfa.accepting(state);
+            match dfa.successor(state, l) {
+                Some(s) => state = s,
+                None => return true,
+            }
+        }
+        accepting_round.push(accepting);
+    }
+    false
+}
