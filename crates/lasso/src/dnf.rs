@@ -272,3 +272,52 @@ fn literal_rows(atom: &Term, pos: bool) -> Lit {
     }
     Lit::Rows(rows, weakened)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::build::{distinct, gt, int_div, ite, modulo, select};
+
+    fn x() -> Term {
+        Term::var("x", Sort::Int)
+    }
+    fn y() -> Term {
+        Term::var("y", Sort::Int)
+    }
+
+    #[test]
+    fn ite_and_disequalities_split() {
+        // ite(x > 0, x, -x) = y ∧ x ≠ 3: 2 × 2 cases
+        let abs = ite(&gt(&x(), &int(0)), &x(), &smt::build::neg(&x()));
+        let d = dnf(&and(&[eq(&abs, &y()), distinct(&[x(), int(3)])]), 32).unwrap();
+        assert_eq!(d.disjuncts.len(), 4);
+        assert!(d.exact);
+        // integer strict rows are tightened: x > 0 is -x + 1 ≤ 0
+        let d = dnf(&gt(&x(), &int(0)), 32).unwrap();
+        let one = BigRational::one();
+        assert_eq!(d.disjuncts, vec![vec![Row { coeffs: [(x(), -one.clone())].into_iter().collect(), constant: one }]]);
+    }
+
+    #[test]
+    fn div_mod_are_defined_and_others_dropped() {
+        let d = dnf(&eq(&y(), &add2(int_div(&x(), &int(2)), modulo(&x(), &int(2)))), 32).unwrap();
+        assert!(d.exact);
+        // y = q + r, x = 2q + r (two rows each), 0 ≤ r, r ≤ 1
+        assert_eq!(d.disjuncts[0].len(), 6);
+        let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+        let d = dnf(&and(&[gt(&select(&a, &x()), &int(0)), gt(&x(), &int(0))]), 32).unwrap();
+        assert!(!d.exact);
+        assert_eq!(d.disjuncts[0].len(), 1);
+    }
+
+    #[test]
+    fn too_many_disjuncts_give_up() {
+        let parts: Vec<Term> = (0..6).map(|i| or(&[gt(&x(), &int(i)), gt(&y(), &int(i))])).collect();
+        assert!(dnf(&and(&parts), 32).is_none());
+        assert!(dnf(&and(&parts[..5]), 32).is_some());
+    }
+
+    fn add2(a: Term, b: Term) -> Term {
+        smt::build::add(&[a, b])
+    }
+}

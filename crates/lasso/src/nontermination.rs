@@ -157,14 +157,16 @@ fn geometric(rel: &Relation, d: &[Row], lambda: i64, oracle: &mut Oracle) -> Opt
     let mut aux_direction = BTreeMap::new();
     for v in rel.loop_aux.keys() {
         let (p, dv) = match (a1.get(v), w.get(v)) {
-            (Some(p), Some(dv)) => (value(p)?, value(dv)?),
+            (Some(p), Some(dv)) => (value(p)?, Some(value(dv)?)),
             _ => match value(v) {
-                Some(p) => (p, zero_of(&v.sort)),
+                Some(p) => (p, v.sort.is_arith().then(|| zero_of(&v.sort))),
                 None => continue,
             },
         };
         aux_point.insert(v.clone(), p);
-        aux_direction.insert(v.clone(), dv);
+        if let Some(dv) = dv {
+            aux_direction.insert(v.clone(), dv);
+        }
     }
     if !check_geometric(rel, &x0, &x1, &y, lambda, &aux_point, &aux_direction, &consts, oracle) {
         oracle.stats.rejected += 1;

@@ -154,3 +154,27 @@ fn invariant((coeffs, constant): &(BTreeMap<Term, BigRational>, BigRational)) ->
     };
     Some(ge(&to_term(&e, &Sort::Int), &int(0)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::Stmt;
+    use smt::build::{add, gt};
+
+    #[test]
+    fn free_multipliers_find_supporting_invariants_too() {
+        // y := -1; while (x > 0) x := x + y, with non-linear constraints only
+        let (x, y) = (Term::var("x", Sort::Int), Term::var("y", Sort::Int));
+        let stem = Stmt::Assign(vec![(y.clone(), int(-1))]).trans_formula();
+        let body = Stmt::Seq(vec![Stmt::Assume(gt(&x, &int(0))), Stmt::Assign(vec![(x.clone(), add(&[x.clone(), y.clone()]))])]);
+        let rel = Relation::new(&stem, &body.trans_formula()).unwrap();
+        let (l, s) = (dnf(&rel.looped, 32).unwrap(), dnf(&rel.stem, 32).unwrap());
+        let mut stats = Stats::default();
+        let mut oracle = Oracle::new(10_000, None, &mut stats);
+        let tvars = [x.clone(), y.clone()];
+        assert!(attempt(&rel, &tvars, &l, &s, &Template::Affine, 0, Mode::Nonlinear, &mut oracle).is_none());
+        let rf = attempt(&rel, &tvars, &l, &s, &Template::Affine, 1, Mode::Nonlinear, &mut oracle).expect("a candidate");
+        assert_eq!(rf.supporting_invariants.len(), 1);
+        assert!(validate::ranking_function(&rel, &rf, &mut oracle));
+    }
+}

@@ -33,3 +33,34 @@ pub(crate) fn ranking_function(rel: &Relation, rf: &RankingFunction, oracle: &mu
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Stats, Template};
+    use ir::Stmt;
+    use smt::build::{add, gt, int};
+    use smt::Sort;
+
+    #[test]
+    fn wrong_candidates_are_rejected() {
+        // while (x > 0) x := x + 1 with the "ranking function" x
+        let x = Term::var("x", Sort::Int);
+        let body = Stmt::Seq(vec![Stmt::Assume(gt(&x, &int(0))), Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(1)]))])]);
+        let rel = Relation::new(&ir::TransFormula::skip(), &body.trans_formula()).unwrap();
+        let mut stats = Stats::default();
+        let mut oracle = Oracle::new(5000, None, &mut stats);
+        let rf = RankingFunction { template: Template::Affine, components: vec![x.clone()], supporting_invariants: vec![] };
+        assert!(!ranking_function(&rel, &rf, &mut oracle));
+        // an invariant the stem does not establish
+        let down = Stmt::Seq(vec![Stmt::Assume(gt(&x, &int(0))), Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(-1)]))])]);
+        let rel = Relation::new(&ir::TransFormula::skip(), &down.trans_formula()).unwrap();
+        let good = RankingFunction { template: Template::Affine, components: vec![x.clone()], supporting_invariants: vec![] };
+        assert!(ranking_function(&rel, &good, &mut oracle));
+        let bad = RankingFunction { supporting_invariants: vec![gt(&x, &int(5))], ..good.clone() };
+        assert!(!ranking_function(&rel, &bad, &mut oracle));
+        // nested-2 components of an affine function are not a nested ranking function here
+        let wrong = RankingFunction { template: Template::Nested(2), components: vec![int(0), x.clone()], ..good };
+        assert!(!ranking_function(&rel, &wrong, &mut oracle));
+    }
+}

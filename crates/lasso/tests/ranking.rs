@@ -107,7 +107,7 @@ fn odd_input_gives_no_answer_and_no_panic() {
     assert_eq!(ranking_function(&l, &Settings::default()).unwrap(), None);
     // a quantifier in the guard
     let (x, q) = (int_var("x"), int_var("q"));
-    let all = smt::build::forall(&[q.clone()], &ge(&add(&[q.clone(), x.clone()]), &q));
+    let all = smt::build::forall(std::slice::from_ref(&q), &ge(&add(&[q.clone(), x.clone()]), &q));
     let l = lasso(vec![], vec![Stmt::Assume(and(&[all, gt(&x, &int(0))])), assign(&x, sub(&x, &int(1)))]);
     let rf = ranking_function(&l, &Settings::default()).unwrap().expect("the quantifier is only dropped");
     assert_ranking_valid(&l, &rf);
@@ -115,4 +115,22 @@ fn odd_input_gives_no_answer_and_no_panic() {
     let v = Term::var("v", Sort::BitVec(8));
     let l = lasso(vec![], vec![Stmt::Havoc(vec![v])]);
     assert_eq!(ranking_function(&l, &Settings::default()).unwrap(), None);
+}
+
+#[test]
+fn three_nested_phases() {
+    // while (x >= 0) { x := x + y; y := y + z; z := z - 1 }
+    let (x, y, z) = (int_var("x"), int_var("y"), int_var("z"));
+    let body = vec![
+        Stmt::Assume(ge(&x, &int(0))),
+        assign(&x, add(&[x.clone(), y.clone()])),
+        assign(&y, add(&[y.clone(), z.clone()])),
+        assign(&z, sub(&z, &int(1))),
+    ];
+    let l = lasso(vec![], body);
+    let started = std::time::Instant::now();
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    eprintln!("three phases in {:?}", started.elapsed());
+    assert_eq!(rf.template, Template::Nested(3));
+    assert_ranking_valid(&l, &rf);
 }
