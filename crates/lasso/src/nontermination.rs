@@ -80,8 +80,8 @@ fn times(c: &Term, t: &Term) -> Term {
     mul(&[c.clone(), t.clone()])
 }
 
-/// `Σ coeffs·σ(v) + constant ≤ 0` (or `= 0`-free homogeneous form when `homogeneous`), over
-/// the reals, with the variables replaced by `sigma`.
+/// The row `Σ coeffs·v + constant ≤ 0` over the reals with the variables replaced by `sigma`;
+/// without the constant when `homogeneous` (the row's recession cone).
 fn row_term(r: &Row, sigma: &HashMap<Term, Term>, homogeneous: bool) -> Term {
     let e = LinExpr { coeffs: r.coeffs.clone(), constant: if homogeneous { BigRational::zero() } else { r.constant.clone() } };
     le(&substitute(&to_term(&e, &Sort::Real), sigma), &real(BigRational::zero()))

@@ -134,3 +134,25 @@ fn three_nested_phases() {
     assert_eq!(rf.template, Template::Nested(3));
     assert_ranking_valid(&l, &rf);
 }
+
+#[test]
+fn malformed_formulas_are_errors() {
+    // an instance whose sort is not its variable's
+    let (x, b) = (int_var("x"), Term::var("b", Sort::Bool));
+    let mut looped = trans(&Stmt::Assume(b.clone()));
+    looped.in_vars.insert(x.clone(), b);
+    let l = lasso::Lasso { stem: ir::TransFormula::skip(), looped };
+    assert!(ranking_function(&l, &Settings::default()).is_err());
+    assert!(lasso::nontermination(&l, &Settings::default()).is_err());
+}
+
+#[test]
+fn deadline_in_the_past_gives_up_at_once() {
+    let x = int_var("x");
+    let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, sub(&x, &int(1)))]);
+    let settings = Settings { deadline: Some(std::time::Instant::now()), ..Settings::default() };
+    let mut stats = Stats::default();
+    assert_eq!(ranking_function_with_stats(&l, &settings, &mut stats).unwrap(), None);
+    assert_eq!(stats.queries, 0);
+    assert_eq!(stats.note.as_deref(), Some("deadline"));
+}
