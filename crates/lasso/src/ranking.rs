@@ -1,0 +1,180 @@
+//! The search for a ranking function: for each template, the Farkas constraints of its
+//! conditions and of the supporting invariants on every disjunct of the loop (and of the
+//! stem), solved by Z3; the rational solution scaled to integers and checked exactly.
+//!
+//! Supporting invariants `SIⱼ(x) ≥ 0` are premises of the loop's conditions, and a
+//! multiplier times an unknown invariant is not linear. Each template is tried first with no
+//! invariant (linear), then with `Settings::supporting_invariants` of them whose multipliers
+//! are fixed to 1 (linear; an invariant that is not needed can be `0 ≥ 0`), then with free
+//! multipliers (non-linear real arithmetic, Z3's nlsat). The multiphase and lexicographic
+//! templates have premises with unknown coefficients of their own, treated alike.
+
+use crate::dnf::{dnf, Dnf};
+use crate::farkas::{Constraints, Mode};
+use crate::relation::Relation;
+use crate::solve::Oracle;
+use crate::templates::{conditions, size, Unknown};
+use crate::{validate, Lasso, LassoError, RankingFunction, Settings, Stats, Template};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use smt::build::{ge, int};
+use smt::linear::{to_term, LinExpr};
+use smt::{SatResult, Sort, Term};
+use std::collections::BTreeMap;
+
+pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> Result<Option<RankingFunction>, LassoError> {
+    let rel = Relation::new(&lasso.stem, &lasso.looped)?;
+    let tvars: Vec<Term> = rel.loop_vars.iter().filter(|x| x.sort == Sort::Int).cloned().collect();
+    if tvars.is_empty() {
+        stats.note = Some("the loop has no integer variables".into());
+        return Ok(None);
+    }
+    let Some(loop_dnf) = dnf(&rel.looped, settings.max_disjuncts) else {
+        stats.note = Some(format!("the loop has more than {} disjuncts", settings.max_disjuncts));
+        return Ok(None);
+    };
+    // a stem too large to split is read as `true` (supporting invariants must then hold anywhere)
+    let stem_dnf = dnf(&rel.stem, settings.max_disjuncts).unwrap_or(Dnf { disjuncts: vec![vec![]], exact: false });
+    let mut oracle = Oracle::new(settings.timeout_ms, settings.deadline, stats);
+    let si = settings.supporting_invariants;
+    for t in &settings.templates {
+        if size(t) == 0 || oracle.expired() {
+            continue;
+        }
+        oracle.stats.tried.push(t.clone());
+        let has_premises = matches!(t, Template::Multiphase(k) | Template::Lexicographic(k) if *k > 1);
+        let mut attempts = vec![(Mode::Linear, 0)];
+        if si > 0 {
+            attempts.push((Mode::Linear, si));
+        }
+        if si > 0 || has_premises {
+            attempts.push((Mode::Nonlinear, si));
+        }
+        for (mode, m) in attempts {
+            if oracle.expired() {
+                break;
+            }
+            let Some(rf) = attempt(&rel, &tvars, &loop_dnf, &stem_dnf, t, m, mode, &mut oracle) else {
+                continue;
+            };
+            if validate::ranking_function(&rel, &rf, &mut oracle) {
+                tracing::debug!("lasso: {t} ranking function {:?} with {:?}", rf.components, rf.supporting_invariants);
+                oracle.stats.found = Some(t.clone());
+                return Ok(Some(rf));
+            }
+            oracle.stats.rejected += 1;
+        }
+    }
+    if oracle.expired() && oracle.stats.note.is_none() {
+        oracle.stats.note = Some("deadline".into());
+    }
+    Ok(None)
+}
+
+/// One constraint problem: the template with `m` supporting invariants; a candidate (not yet
+/// checked) from its solution.
+#[allow(clippy::too_many_arguments)]
+fn attempt(
+    rel: &Relation,
+    tvars: &[Term],
+    loop_dnf: &Dnf,
+    stem_dnf: &Dnf,
+    t: &Template,
+    m: usize,
+    mode: Mode,
+    oracle: &mut Oracle,
+) -> Option<RankingFunction> {
+    let comps: Vec<Unknown> = (0..size(t)).map(|i| Unknown::fresh(&format!("rank{i}"), tvars)).collect();
+    let sis: Vec<Unknown> = (0..m).map(|j| Unknown::fresh(&format!("si{j}"), tvars)).collect();
+    let mut cs = Constraints::default();
+    // SI(pre) ≥ 0 as premises `-SI(pre) ≤ 0`
+    let si_pre: Vec<_> = sis.iter().map(|s| s.at(&rel.pre).negated()).collect();
+    for s in &sis {
+        for d in &stem_dnf.disjuncts {
+            cs.implication(d, &[], &s.at(&rel.pre).negated(), mode);
+        }
+        for d in &loop_dnf.disjuncts {
+            cs.implication(d, &si_pre, &s.at(&rel.post).negated(), mode);
+        }
+    }
+    let f: Vec<_> = comps.iter().map(|c| c.at(&rel.pre)).collect();
+    let g: Vec<_> = comps.iter().map(|c| c.at(&rel.post)).collect();
+    for c in conditions(t, &f, &g) {
+        let premises = [si_pre.clone(), c.premises].concat();
+        for d in &loop_dnf.disjuncts {
+            cs.implication(d, &premises, &c.conclusion, mode);
+        }
+    }
+    match oracle.check(&cs.terms) {
+        SatResult::Sat => {}
+        r => {
+            tracing::trace!("lasso: {t} with {m} invariants ({mode:?}): {r:?}");
+            return None;
+        }
+    }
+    let unknowns: Vec<Term> = comps.iter().chain(&sis).flat_map(|u| u.unknowns()).collect();
+    let values: BTreeMap<Term, BigRational> = unknowns.iter().cloned().zip(oracle.rationals(&unknowns)?).collect();
+    let comp_values: Vec<(BTreeMap<Term, BigRational>, BigRational)> = comps.iter().map(|u| read(u, &values)).collect();
+    // one factor for all components: the templates' conditions relate them
+    let den = comp_values.iter().flat_map(|(c, k)| c.values().chain([k])).fold(BigInt::one(), |acc, r| acc.lcm(r.denom()));
+    let factor = BigRational::from_integer(den);
+    let components = comp_values.iter().map(|(c, k)| affine_term(c, k, &factor)).collect();
+    let supporting_invariants = sis.iter().filter_map(|u| invariant(&read(u, &values))).collect();
+    Some(RankingFunction { template: t.clone(), components, supporting_invariants })
+}
+
+/// The coefficients and constant of an unknown function in a solution.
+fn read(u: &Unknown, values: &BTreeMap<Term, BigRational>) -> (BTreeMap<Term, BigRational>, BigRational) {
+    let val = |t: &Term| values.get(t).cloned().unwrap_or_else(BigRational::zero);
+    (u.coeffs.iter().map(|(x, c)| (x.clone(), val(c))).filter(|(_, c)| !c.is_zero()).collect(), val(&u.constant))
+}
+
+/// `factor·(Σ c·x + k)` as an Int term (integral by the choice of `factor`).
+fn affine_term(coeffs: &BTreeMap<Term, BigRational>, constant: &BigRational, factor: &BigRational) -> Term {
+    let e = LinExpr { coeffs: coeffs.iter().map(|(x, c)| (x.clone(), c * factor)).collect(), constant: constant * factor };
+    to_term(&e, &Sort::Int)
+}
+
+/// `Σ d·x + d₀ ≥ 0` with coprime integer coefficients and the constant rounded down (the same
+/// integer points); `None` if it is trivially true.
+fn invariant((coeffs, constant): &(BTreeMap<Term, BigRational>, BigRational)) -> Option<Term> {
+    let den = coeffs.values().fold(BigInt::one(), |acc, r| acc.lcm(r.denom()));
+    let scaled: BTreeMap<Term, BigInt> =
+        coeffs.iter().map(|(x, c)| (x.clone(), (c * BigRational::from_integer(den.clone())).to_integer())).collect();
+    let g = scaled.values().fold(BigInt::zero(), |acc, c| acc.gcd(c));
+    if g.is_zero() {
+        return if constant.is_negative() { Some(smt::build::ff()) } else { None };
+    }
+    let factor = BigRational::from_integer(den) / BigRational::from_integer(g.clone());
+    let e = LinExpr {
+        coeffs: scaled.into_iter().map(|(x, c)| (x, BigRational::from_integer(c / &g))).collect(),
+        constant: (constant * factor).floor(),
+    };
+    Some(ge(&to_term(&e, &Sort::Int), &int(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::Stmt;
+    use smt::build::{add, gt};
+
+    #[test]
+    fn free_multipliers_find_supporting_invariants_too() {
+        // y := -1; while (x > 0) x := x + y, with non-linear constraints only
+        let (x, y) = (Term::var("x", Sort::Int), Term::var("y", Sort::Int));
+        let stem = Stmt::Assign(vec![(y.clone(), int(-1))]).trans_formula();
+        let body = Stmt::Seq(vec![Stmt::Assume(gt(&x, &int(0))), Stmt::Assign(vec![(x.clone(), add(&[x.clone(), y.clone()]))])]);
+        let rel = Relation::new(&stem, &body.trans_formula()).unwrap();
+        let (l, s) = (dnf(&rel.looped, 32).unwrap(), dnf(&rel.stem, 32).unwrap());
+        let mut stats = Stats::default();
+        let mut oracle = Oracle::new(10_000, None, &mut stats);
+        let tvars = [x.clone(), y.clone()];
+        assert!(attempt(&rel, &tvars, &l, &s, &Template::Affine, 0, Mode::Nonlinear, &mut oracle).is_none());
+        let rf = attempt(&rel, &tvars, &l, &s, &Template::Affine, 1, Mode::Nonlinear, &mut oracle).expect("a candidate");
+        assert_eq!(rf.supporting_invariants.len(), 1);
+        assert!(validate::ranking_function(&rel, &rf, &mut oracle));
+    }
+}

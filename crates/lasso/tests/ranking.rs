@@ -1,0 +1,158 @@
+mod common;
+
+use common::*;
+use ir::Stmt;
+use lasso::{ranking_function, ranking_function_with_stats, Settings, Stats, Template};
+use smt::build::{add, and, ge, gt, int, mul, select, sub};
+use smt::{Sort, Term};
+
+#[test]
+fn countdown_is_affine() {
+    let x = int_var("x");
+    let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, sub(&x, &int(1)))]);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_eq!(rf.components.len(), 1);
+    assert!(rf.supporting_invariants.is_empty());
+    assert_ranking_valid(&l, &rf);
+    assert_eq!(rf.template.to_string(), "affine");
+}
+
+#[test]
+fn negative_step_needs_a_supporting_invariant() {
+    let (x, y) = (int_var("x"), int_var("y"));
+    let l = lasso(vec![assign(&y, int(-1))], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, add(&[x.clone(), y.clone()]))]);
+    let mut stats = Stats::default();
+    let rf = ranking_function_with_stats(&l, &Settings::default(), &mut stats).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert!(!rf.supporting_invariants.is_empty());
+    assert_ranking_valid(&l, &rf);
+    assert_eq!(stats.found, Some(Template::Affine));
+    assert!(stats.queries > 0);
+    // without the stem's fact there is none
+    let free = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, add(&[x.clone(), y.clone()]))]);
+    assert_eq!(ranking_function(&free, &Settings::default()).unwrap(), None);
+}
+
+#[test]
+fn two_phases_need_more_than_affine() {
+    let (x, y) = (int_var("x"), int_var("y"));
+    let body = vec![Stmt::Assume(ge(&x, &int(0))), assign(&x, add(&[x.clone(), y.clone()])), assign(&y, sub(&y, &int(1)))];
+    let l = lasso(vec![], body);
+    let mut stats = Stats::default();
+    let rf = ranking_function_with_stats(&l, &Settings::default(), &mut stats).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Nested(2));
+    assert_eq!(stats.tried[0], Template::Affine);
+    assert_ranking_valid(&l, &rf);
+    // and with only multiphase templates
+    let settings = Settings { templates: vec![Template::Affine, Template::Multiphase(2)], ..Settings::default() };
+    let rf = ranking_function(&l, &settings).unwrap().expect("a multiphase ranking function");
+    assert_eq!(rf.template, Template::Multiphase(2));
+    assert_eq!(rf.template.to_string(), "multiphase-2");
+    assert_ranking_valid(&l, &rf);
+}
+
+#[test]
+fn choice_is_lexicographic() {
+    let (x, y) = (int_var("x"), int_var("y"));
+    let left = assign(&x, sub(&x, &int(1)));
+    let right = Stmt::Seq(vec![Stmt::Havoc(vec![x.clone()]), assign(&y, sub(&y, &int(1)))]);
+    let guard = Stmt::Assume(and(&[gt(&x, &int(0)), gt(&y, &int(0))]));
+    let l = lasso(vec![], vec![guard, Stmt::Choice(vec![left, right])]);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Lexicographic(2));
+    assert_eq!(rf.template.to_string(), "lexicographic-2");
+    assert_ranking_valid(&l, &rf);
+}
+
+#[test]
+fn growing_loop_has_no_ranking_function() {
+    let x = int_var("x");
+    let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, add(&[x.clone(), int(1)]))]);
+    let mut stats = Stats::default();
+    assert_eq!(ranking_function_with_stats(&l, &Settings::default(), &mut stats).unwrap(), None);
+    assert_eq!(stats.tried.len(), Settings::default().templates.len());
+    assert_eq!(stats.found, None);
+}
+
+#[test]
+fn dropped_atoms_weaken_the_premise_only() {
+    // while (x > 0 && a[x] == 0 && b) { x := x - 1; y := y * y }: the array read, the Boolean
+    // and the product are dropped, the ranking function still holds
+    let (x, y) = (int_var("x"), int_var("y"));
+    let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+    let b = Term::var("b", Sort::Bool);
+    let guard = and(&[gt(&x, &int(0)), smt::build::eq(&select(&a, &x), &int(0)), b.clone()]);
+    let l = lasso(vec![], vec![Stmt::Assume(guard), assign(&x, sub(&x, &int(1))), assign(&y, mul(&[y.clone(), y.clone()]))]);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_ranking_valid(&l, &rf);
+}
+
+#[test]
+fn div_and_mod_are_exact() {
+    // while (x > 1) x := x div 2
+    let x = int_var("x");
+    let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(1))), assign(&x, smt::build::int_div(&x, &int(2)))]);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_ranking_valid(&l, &rf);
+}
+
+#[test]
+fn odd_input_gives_no_answer_and_no_panic() {
+    // only Booleans and reals: no integer template variables
+    let b = Term::var("b", Sort::Bool);
+    let l = lasso(vec![], vec![Stmt::Assume(b.clone()), Stmt::Havoc(vec![b])]);
+    assert_eq!(ranking_function(&l, &Settings::default()).unwrap(), None);
+    // a quantifier in the guard
+    let (x, q) = (int_var("x"), int_var("q"));
+    let all = smt::build::forall(std::slice::from_ref(&q), &ge(&add(&[q.clone(), x.clone()]), &q));
+    let l = lasso(vec![], vec![Stmt::Assume(and(&[all, gt(&x, &int(0))])), assign(&x, sub(&x, &int(1)))]);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("the quantifier is only dropped");
+    assert_ranking_valid(&l, &rf);
+    // bit-vectors
+    let v = Term::var("v", Sort::BitVec(8));
+    let l = lasso(vec![], vec![Stmt::Havoc(vec![v])]);
+    assert_eq!(ranking_function(&l, &Settings::default()).unwrap(), None);
+}
+
+#[test]
+fn three_nested_phases() {
+    // while (x >= 0) { x := x + y; y := y + z; z := z - 1 }
+    let (x, y, z) = (int_var("x"), int_var("y"), int_var("z"));
+    let body = vec![
+        Stmt::Assume(ge(&x, &int(0))),
+        assign(&x, add(&[x.clone(), y.clone()])),
+        assign(&y, add(&[y.clone(), z.clone()])),
+        assign(&z, sub(&z, &int(1))),
+    ];
+    let l = lasso(vec![], body);
+    let started = std::time::Instant::now();
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    eprintln!("three phases in {:?}", started.elapsed());
+    assert_eq!(rf.template, Template::Nested(3));
+    assert_ranking_valid(&l, &rf);
+}
+
+#[test]
+fn malformed_formulas_are_errors() {
+    // an instance whose sort is not its variable's
+    let (x, b) = (int_var("x"), Term::var("b", Sort::Bool));
+    let mut looped = trans(&Stmt::Assume(b.clone()));
+    looped.in_vars.insert(x.clone(), b);
+    let l = lasso::Lasso { stem: ir::TransFormula::skip(), looped };
+    assert!(ranking_function(&l, &Settings::default()).is_err());
+    assert!(lasso::nontermination(&l, &Settings::default()).is_err());
+}
+
+#[test]
+fn deadline_in_the_past_gives_up_at_once() {
+    let x = int_var("x");
+    let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, sub(&x, &int(1)))]);
+    let settings = Settings { deadline: Some(std::time::Instant::now()), ..Settings::default() };
+    let mut stats = Stats::default();
+    assert_eq!(ranking_function_with_stats(&l, &settings, &mut stats).unwrap(), None);
+    assert_eq!(stats.queries, 0);
+    assert_eq!(stats.note.as_deref(), Some("deadline"));
+}
