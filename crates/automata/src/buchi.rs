@@ -1,18 +1,20 @@
 //! Büchi automata for termination. The program automaton is an [`Nfa`] read as a Büchi
 //! automaton (a run is accepting when it visits accepting states infinitely often); the
-//! subtrahends are deterministic Büchi automata computed lazily ([`LazyDba`]). A word of the
-//! difference is a lasso `stem loop^ω`: a cycle of the product through an accepting state of
-//! the program automaton on which no subtrahend is ever accepting (a deterministic
-//! automaton's run on `stem loop^ω` ends in that cycle, so it rejects the word).
+//! subtrahends are deterministic Büchi automata with accepting transitions, computed lazily
+//! ([`LazyDba`]). A word of the difference is a lasso `stem loop^ω`: a cycle of the product
+//! through an accepting state of the program automaton on which no subtrahend takes an
+//! accepting transition (a deterministic automaton's run on `stem loop^ω` ends in that cycle,
+//! so it rejects the word).
 
 use crate::{Interrupted, LazyDfa, Letter, Nfa, ProductState};
 use std::collections::{HashMap, VecDeque};
 
-/// A deterministic Büchi automaton whose transitions are computed on demand. `None` (from
-/// [`LazyDfa`]) is an accepting sink: every infinite word that reaches it is accepted.
+/// A deterministic Büchi automaton whose transitions are computed on demand; a run is
+/// accepting when it takes accepting transitions infinitely often. `None` (from [`LazyDfa`])
+/// is an accepting sink: every infinite word that reaches it is accepted.
 pub trait LazyDba: LazyDfa {
-    /// Whether `state` is accepting.
-    fn accepting(&self, state: usize) -> bool;
+    /// Whether the transition from `state` under `letter` is accepting.
+    fn accepting(&self, state: usize, letter: Letter) -> bool;
 }
 
 /// An ultimately periodic word `stem loop^ω` (`loop` is not empty).
@@ -39,12 +41,14 @@ pub fn shortest_lasso_in_difference(
     subtrahends: &mut [&mut dyn LazyDba],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<Option<Lasso>, Interrupted> {
-    let Some(product) = explore(nba, subtrahends, interrupt)? else { return Ok(None) };
-    // A cycle may only run through states where no subtrahend accepts.
-    let allowed: Vec<bool> =
-        product.states.iter().map(|(_, ds)| ds.iter().zip(subtrahends.iter()).all(|(&s, d)| !d.accepting(s))).collect();
+    let Some(mut product) = explore(nba, subtrahends, interrupt)? else { return Ok(None) };
+    // A cycle may only take transitions on which no subtrahend accepts.
+    for (id, edges) in product.edges.iter_mut().enumerate() {
+        let ds = &product.states[id].1;
+        edges.retain(|&(letter, _)| ds.iter().zip(subtrahends.iter()).all(|(&s, d)| !d.accepting(s, letter)));
+    }
     let mut best: Option<Lasso> = None;
-    for scc in sccs(&product.edges, &allowed) {
+    for scc in sccs(&product.edges) {
         let inside: Vec<bool> = {
             let mut v = vec![false; product.states.len()];
             scc.iter().for_each(|&s| v[s] = true);
@@ -112,13 +116,13 @@ fn explore(
     Ok(Some(p))
 }
 
-/// The strongly connected components (Tarjan's algorithm, iterative) of the graph restricted
-/// to the `allowed` nodes that contain a cycle (more than one node, or a self-loop).
-fn sccs(edges: &[Vec<(Letter, usize)>], allowed: &[bool]) -> Vec<Vec<usize>> {
+/// The strongly connected components (Tarjan's algorithm, iterative) of the graph that
+/// contain a cycle (more than one node, or a self-loop).
+fn sccs(edges: &[Vec<(Letter, usize)>]) -> Vec<Vec<usize>> {
     let n = edges.len();
     let (mut index, mut low, mut on_stack) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
     let (mut stack, mut out, mut counter) = (vec![], vec![], 0);
-    for root in (0..n).filter(|&r| allowed[r]) {
+    for root in 0..n {
         if index[root] != usize::MAX {
             continue;
         }
@@ -132,9 +136,6 @@ fn sccs(edges: &[Vec<(Letter, usize)>], allowed: &[bool]) -> Vec<Vec<usize>> {
         while let Some(&mut (v, ref mut next)) = work.last_mut() {
             if let Some(&(_, w)) = edges[v].get(*next) {
                 *next += 1;
-                if !allowed[w] {
-                    continue;
-                }
                 if index[w] == usize::MAX {
                     index[w] = counter;
                     low[w] = counter;
@@ -203,8 +204,8 @@ fn cycle(edges: &[Vec<(Letter, usize)>], inside: &[bool], h: usize) -> Option<Ve
 mod tests {
     use super::*;
 
-    /// Accepts (as a Büchi automaton) the words with infinitely many `good` letters: state 1
-    /// after a `good` letter, 0 otherwise.
+    /// Accepts (as a Büchi automaton) the words with infinitely many `good` letters: one
+    /// state, the `good` transitions accepting.
     struct InfinitelyOften {
         good: Letter,
     }
@@ -212,13 +213,13 @@ mod tests {
         fn initial(&mut self) -> Option<usize> {
             Some(0)
         }
-        fn successor(&mut self, _: usize, letter: Letter) -> Option<usize> {
-            Some(usize::from(letter == self.good))
+        fn successor(&mut self, _: usize, _: Letter) -> Option<usize> {
+            Some(0)
         }
     }
     impl LazyDba for InfinitelyOften {
-        fn accepting(&self, state: usize) -> bool {
-            state == 1
+        fn accepting(&self, _: usize, letter: Letter) -> bool {
+            letter == self.good
         }
     }
 

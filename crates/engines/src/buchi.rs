@@ -81,8 +81,8 @@ impl<'a> Program<'a> {
 }
 
 impl LazyDba for PredicateDfa {
-    fn accepting(&self, state: usize) -> bool {
-        PredicateDfa::accepting(self, state)
+    fn accepting(&self, state: usize, letter: usize) -> bool {
+        PredicateDfa::accepting(self, state, letter)
     }
 }
 
@@ -190,7 +190,9 @@ impl Run<'_> {
             }
             match self.infeasible(&self.program.formulas(word), stats) {
                 Ok(None) => {}
-                Ok(Some(sequences)) => return Analysis::Refined(self.rejecting(sequences.iter().map(|p| PredicateDfa::new(p, self.shared.clone())), lasso)),
+                Ok(Some(sequences)) => {
+                    return Analysis::Refined(self.rejecting(sequences.iter().map(|p| PredicateDfa::new(p, self.shared.clone())), lasso))
+                }
                 Err(e) => return Analysis::Unknown(e),
             }
         }
@@ -221,7 +223,9 @@ impl Run<'_> {
                 }
                 None => Analysis::Unknown("a nontermination argument whose path could not be confirmed".into()),
             },
-            Ok(None) => Analysis::Unknown(format!("no ranking function and no nontermination argument for the lasso at {}", self.honda_pos(lasso))),
+            Ok(None) => {
+                Analysis::Unknown(format!("no ranking function and no nontermination argument for the lasso at {}", self.honda_pos(lasso)))
+            }
             Err(e) => Analysis::Unknown(format!("lasso analysis: {e}")),
         }
     }
@@ -281,8 +285,10 @@ impl Run<'_> {
                 Err(e) => return Analysis::Unknown(e),
             }
         }
+        tracing::debug!(template = %rf.template, "certificate {accepting}; predicates: {}", preds.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("  |  "));
         let key_offset = self.program.letters.len() * (learnt + 1);
-        let certificate = Certificate { accepting, assign, initially: first_visit, key_offset };
+        let saving = self.program.nba.transitions[lasso.honda].iter().map(|&(l, _)| l).collect();
+        let certificate = Certificate { accepting, assign, initially: first_visit, saving, key_offset };
         let dfa = PredicateDfa::certified(&preds, certificate, self.shared.clone());
         let kept = self.rejecting(std::iter::once(dfa), lasso);
         if kept.is_empty() {
@@ -332,7 +338,7 @@ impl Run<'_> {
 }
 
 /// Whether the automaton rejects the lasso: its run on `stem loop^ω` reaches the sink, or
-/// visits an accepting state in every round of the cycle it ends in.
+/// takes an accepting transition in every round of the cycle it ends in.
 fn rejects(dfa: &mut PredicateDfa, lasso: &Lasso) -> bool {
     use automata::LazyDfa;
     let Some(mut state) = dfa.initial() else { return true };
@@ -352,7 +358,7 @@ fn rejects(dfa: &mut PredicateDfa, lasso: &Lasso) -> bool {
         rounds.insert(state, accepting_round.len());
         let mut accepting = false;
         for &l in &lasso.looped {
-            accepting |= dfa.accepting(state);
+            accepting |= dfa.accepting(state, l);
             match dfa.successor(state, l) {
                 Some(s) => state = s,
                 None => return true,

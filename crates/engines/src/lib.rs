@@ -3,8 +3,8 @@
 
 pub mod annotation;
 pub mod automizer;
-mod budget;
 mod buchi;
+mod budget;
 mod cegar;
 mod cex;
 pub mod chc;

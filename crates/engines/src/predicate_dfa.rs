@@ -3,10 +3,10 @@
 //! statement is every predicate `q` with a valid Hoare triple `{⋀S} st {q}`. Reaching a state
 //! whose conjunction implies `false` proves the trace infeasible: that is the accepting sink.
 //!
-//! For termination an automaton may carry a rank [`Certificate`]: its states that contain the
-//! certificate's predicate are accepting, and leaving one first saves the ranking function's
-//! value (`old := f(x)`), so that every infinite word it accepts has no execution (Büchi
-//! interpolant automata, `crate::buchi`).
+//! For termination an automaton may carry a rank [`Certificate`]: a transition by a letter
+//! that leaves the loop head, from a state that contains the certificate's predicate, is
+//! accepting and first saves the ranking function's value (`old := f(x)`), so that every
+//! infinite word it accepts has no execution (Büchi interpolant automata, `crate::buchi`).
 
 use crate::budget::QueryBudget;
 use automata::{LazyDfa, LazyDnwa, Letter};
@@ -30,14 +30,17 @@ pub struct Shared {
     pub budget: QueryBudget,
 }
 
-/// What makes a predicate automaton rank-certified: states containing `accepting` (a predicate
-/// of the automaton that says "the rank decreased since the last visit, or this is the
-/// first") are accepting; a transition out of one runs `assign` (save the rank, clear the
-/// first-visit flag) before the letter; the initial state holds `initially` (the flag).
+/// What makes a predicate automaton rank-certified: a transition by one of the `saving`
+/// letters (those that leave the loop head) from a state containing `accepting` (a predicate
+/// that says "the rank decreased since the last save, or nothing was saved yet") is
+/// accepting and runs `assign` (save the rank, clear the nothing-saved flag) before the
+/// letter; the initial state holds `initially` (the flag). Saves happen exactly on accepting
+/// transitions, so infinitely many of them would make the rank decrease forever.
 pub struct Certificate {
     pub accepting: Term,
     pub assign: TransFormula,
     pub initially: Term,
+    pub saving: BTreeSet<Letter>,
     /// Letter `l` after `assign` is letter `key_offset + l` for the Hoare cache.
     pub key_offset: usize,
 }
@@ -81,9 +84,12 @@ impl PredicateDfa {
         dfa
     }
 
-    /// Whether a state is accepting (it contains the rank certificate's predicate).
-    pub fn accepting(&self, state: usize) -> bool {
-        self.certificate.as_ref().is_some_and(|c| self.states[state].iter().any(|&i| self.preds[i] == c.accepting))
+    /// Whether the transition from `state` by `letter` is accepting (a saving letter from a
+    /// state that contains the rank certificate's predicate).
+    pub fn accepting(&self, state: usize, letter: Letter) -> bool {
+        self.certificate
+            .as_ref()
+            .is_some_and(|c| c.saving.contains(&letter) && self.states[state].iter().any(|&i| self.preds[i] == c.accepting))
     }
 
     /// Number of determinized states built so far.
@@ -186,7 +192,7 @@ impl LazyDfa for PredicateDfa {
             return t;
         }
         let pre = self.state_formula(state);
-        let target = match self.certificate.as_ref().filter(|_| self.accepting(state)) {
+        let target = match self.certificate.as_ref().filter(|_| self.accepting(state, letter)) {
             Some(c) => {
                 let (key, tf) = (c.key_offset + letter, c.assign.sequence(&self.shared.borrow().letters[letter]));
                 self.post_state(&|d, q| d.valid_keyed(&pre, key, &tf, q))

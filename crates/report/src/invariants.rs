@@ -5,10 +5,10 @@
 
 use crate::source::is_c_file;
 use cfront::BackTranslation;
-use serde_json::{json, Value};
-use std::fmt::Write;
 use ir::SourcePos;
+use serde_json::{json, Value};
 use smt::Term;
+use std::fmt::Write;
 use verdict::{Invariant, Proof, Ranking, Role};
 
 /// How an invariant is shown: the text and, for a C program (`back`: its map back to C),
