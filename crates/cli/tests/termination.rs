@@ -33,9 +33,13 @@ fn the_seeds_give_their_verdicts() {
 
 #[test]
 fn own_programs_give_their_verdicts() {
-    for (name, expected) in
-        [("term-error-call.c", "TRUE"), ("term-supporting-invariant.bpl", "TRUE"), ("nonterm-stuck.c", "FALSE(termination)")]
-    {
+    for (name, expected) in [
+        ("term-error-call.c", "TRUE"),
+        ("term-supporting-invariant.bpl", "TRUE"),
+        ("nonterm-stuck.c", "FALSE(termination)"),
+        // an empty loop is a cycle of the CFG, not a location without successors
+        ("nonterm-empty-loop.c", "FALSE(termination)"),
+    ] {
         assert_eq!(verdict(&own(name), &TERMINATION), expected, "{name}");
     }
 }
@@ -54,7 +58,7 @@ fn a_lasso_names_its_loop() {
 fn a_ranking_function_names_its_supporting_invariant() {
     let out = output(&own("term-supporting-invariant.bpl"), &TERMINATION);
     assert!(out.starts_with("TRUE\n"), "{out}");
-    assert!(out.contains("affine (x)"), "{out}");
+    assert!(out.contains(": affine ("), "{out}");
     assert!(out.contains("supporting invariants:"), "{out}");
 }
 

@@ -120,10 +120,14 @@ impl Builder {
     }
 
     /// Control at `cursor` (which has no outgoing edges and is abandoned afterwards) continues
-    /// at `target`: merges the two, or adds a skip edge when `cursor` is the entry.
+    /// at `target`: merges the two, or adds a skip edge when `cursor` is the entry. A jump
+    /// within one class is a loop without statements (`while (1) {}`): it keeps a skip
+    /// self-loop, since an execution that stays there forever does not terminate (a location
+    /// without successors is where an execution ends).
     pub fn jump(&mut self, cursor: usize, target: usize, pos: Option<SourcePos>) {
         let (c, t) = (self.find(cursor), self.find(target));
         if c == t {
+            self.edge(c, c, Label::Stmt(Stmt::Assume(smt::build::tt())), pos, None);
             return;
         }
         if c == self.entry || t == self.entry {

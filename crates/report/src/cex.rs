@@ -69,11 +69,14 @@ pub fn render_counterexample(c: &Counterexample, back: Option<&BackTranslation>)
     }
     let _ = writeln!(out, "error path{}:", if c.source_steps { "" } else { " (large blocks: the solver could not resolve them)" });
     let main_file = c.violation.pos.as_ref().map(|p| p.file.to_string());
-    let (mut last_line, mut in_loop) = (None, false);
-    for (i, step) in c.steps.iter().enumerate().filter(|(_, s)| visible(s)) {
-        if !in_loop && c.loop_start.is_some_and(|l| i >= l) {
+    let mut last_line = None;
+    for (i, step) in c.steps.iter().enumerate() {
+        if c.loop_start == Some(i) {
             let _ = writeln!(out, "loop, repeated forever:");
-            (last_line, in_loop) = (None, true);
+            last_line = None;
+        }
+        if !visible(step) {
+            continue;
         }
         let line = step.pos.as_ref().map(|p| (p.file.clone(), p.line));
         if line.is_none() || line != last_line {
