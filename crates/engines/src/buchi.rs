@@ -16,21 +16,18 @@
 //! drops the predicate), so an empty difference (no lasso left) proves termination.
 
 use crate::annotation::Proof;
-use crate::budget::QueryBudget;
-use crate::cegar::{Kind, Letter};
+use crate::cegar::{timed, Kind, Letter};
 use crate::cex::{basic_path, steps_with_values, TraceChecker};
-use crate::predicate_dfa::{Certificate, PredicateDfa, Shared};
-use crate::sources::Refiner;
+use crate::predicate_dfa::{Certificate, PredicateDfa};
+use crate::sources::Session;
 use crate::{Config, Counterexample, Stats, Verdict};
 use automata::{shortest_lasso_in_difference, Lasso, LazyDba, Nfa};
 use ir::{Cfg, Label, Stmt, TransFormula, Violation, ViolationKind};
 use refine::source::Infeasible;
-use refine::{check_trace, HoareChecker, TraceCheck};
+use refine::{check_trace, TraceCheck};
 use smt::build::{and, and2, eq, ff, not, or2};
 use smt::{Sort, Term};
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 use verdict::Ranking;
 
 /// How often the loop of a lasso is run through an automaton before its run is taken to have
@@ -99,9 +96,7 @@ enum Analysis {
 struct Run<'a> {
     entry: &'a str,
     program: Program<'a>,
-    shared: Rc<RefCell<Shared>>,
-    refiner: Refiner,
-    budget: QueryBudget,
+    session: Session,
     config: &'a Config,
     /// The ranking functions of the rank-certified automata so far.
     rankings: Vec<Ranking>,
@@ -114,35 +109,15 @@ pub(crate) fn verify(entry: &str, original: &Cfg, config: &Config, stats: &mut S
         Ok(p) => p,
         Err(e) => return (Verdict::unknown(e), None),
     };
-    let budget = QueryBudget::of(config);
-    let hoare = match config.solver.create() {
-        Ok(s) => HoareChecker::new(s),
-        Err(e) => return (Verdict::unknown(format!("cannot start the Hoare-triple solver {}: {e}", config.solver)), None),
-    };
     let letters = program.letters.iter().map(|l| l.formula.clone()).collect();
-    let shared = Rc::new(RefCell::new(Shared {
-        letters,
-        returns: Default::default(),
-        locals: Default::default(),
-        hoare,
-        checks: 0,
-        budget: budget.clone(),
-    }));
-    let refiner = match Refiner::new(config, shared.clone()) {
-        Ok(r) => r,
+    let session = match Session::start(config, letters, Default::default(), Default::default()) {
+        Ok(s) => s,
         Err(e) => return (Verdict::unknown(e), None),
     };
-    let mut run = Run { entry, program, shared, refiner, budget, config, rankings: vec![] };
+    let mut run = Run { entry, program, session, config, rankings: vec![] };
     let mut dfas: Vec<PredicateDfa> = vec![];
     let verdict = run.refine_until_decided(&mut dfas, stats);
-    run.refiner.add_stats(stats);
-    stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
-    {
-        let sh = run.shared.borrow();
-        stats.hoare_checks += sh.checks;
-        stats.hoare_solver_calls += sh.hoare.stats.solver_calls as usize;
-    }
-    stats.hoare_solver += run.shared.borrow_mut().hoare.solver().stats();
+    run.session.add_stats(&dfas, stats);
     let proof = matches!(verdict, Verdict::Safe).then(|| Proof { invariants: vec![], checked: Some(true), rankings: run.rankings });
     (verdict, proof)
 }
@@ -150,18 +125,16 @@ pub(crate) fn verify(entry: &str, original: &Cfg, config: &Config, stats: &mut S
 impl Run<'_> {
     fn refine_until_decided(&mut self, dfas: &mut Vec<PredicateDfa>, stats: &mut Stats) -> Verdict {
         loop {
-            if let Some(why) = self.budget.stopped() {
+            if let Some(why) = self.session.budget.stopped() {
                 return Verdict::unknown(why);
             }
-            self.refiner.set_timeout_ms(self.budget.next_ms());
+            self.session.refiner.set_timeout_ms(self.session.budget.next_ms());
             stats.iterations += 1;
-            let started = std::time::Instant::now();
-            let search = {
+            let search = timed(&mut stats.time_abstraction_ms, || {
                 let mut subtrahends: Vec<&mut dyn LazyDba> = dfas.iter_mut().map(|d| d as &mut dyn LazyDba).collect();
-                let budget = &self.budget;
+                let budget = &self.session.budget;
                 shortest_lasso_in_difference(&self.program.nba, &mut subtrahends, &mut |_| budget.stopped().map(String::from))
-            };
-            stats.time_abstraction_ms += started.elapsed().as_millis();
+            });
             let lasso = match search {
                 Err(i) => return Verdict::unknown(i.0),
                 Ok(None) => return Verdict::Safe,
@@ -171,11 +144,11 @@ impl Run<'_> {
             stats.lassos += 1;
             match self.analyse(&lasso, dfas.len(), stats) {
                 Analysis::Refined(new) if new.is_empty() => {
-                    return Verdict::unknown(self.budget.give_up("refinement made no progress: no automaton removes the lasso"))
+                    return Verdict::unknown(self.session.budget.give_up("refinement made no progress: no automaton removes the lasso"))
                 }
                 Analysis::Refined(new) => dfas.extend(new),
                 Analysis::Nonterminating(c) => return Verdict::Unsafe(c),
-                Analysis::Unknown(why) => return Verdict::unknown(self.budget.give_up(why)),
+                Analysis::Unknown(why) => return Verdict::unknown(self.session.budget.give_up(why)),
             }
         }
     }
@@ -191,16 +164,17 @@ impl Run<'_> {
             match self.infeasible(&self.program.formulas(word), stats) {
                 Ok(None) => {}
                 Ok(Some(sequences)) => {
-                    return Analysis::Refined(self.rejecting(sequences.iter().map(|p| PredicateDfa::new(p, self.shared.clone())), lasso))
+                    return Analysis::Refined(
+                        self.rejecting(sequences.iter().map(|p| PredicateDfa::new(p, self.session.shared.clone())), lasso),
+                    )
                 }
                 Err(e) => return Analysis::Unknown(e),
             }
         }
         let l = lasso::Lasso { stem: self.program.composed(&lasso.stem), looped: self.program.composed(&lasso.looped) };
-        let settings = lasso::Settings { timeout_ms: self.budget.next_ms(), deadline: self.config.deadline, ..lasso::Settings::default() };
-        let started = std::time::Instant::now();
-        let ranking = lasso::ranking_function(&l, &settings);
-        stats.time_lasso_ms += started.elapsed().as_millis();
+        let settings =
+            lasso::Settings { timeout_ms: self.session.budget.next_ms(), deadline: self.config.deadline, ..lasso::Settings::default() };
+        let ranking = timed(&mut stats.time_lasso_ms, || lasso::ranking_function(&l, &settings));
         match ranking {
             Ok(Some(rf)) => {
                 *stats.ranking_templates.entry(rf.template.to_string()).or_default() += 1;
@@ -212,9 +186,7 @@ impl Run<'_> {
         if let Some(why) = self.program.overapprox(&whole) {
             return Analysis::Unknown(format!("no ranking function for a lasso whose statements over-approximate ({why})"));
         }
-        let started = std::time::Instant::now();
-        let argument = lasso::nontermination(&l, &settings);
-        stats.time_lasso_ms += started.elapsed().as_millis();
+        let argument = timed(&mut stats.time_lasso_ms, || lasso::nontermination(&l, &settings));
         match argument {
             Ok(Some(arg)) => match self.counterexample(lasso, &arg) {
                 Some(c) => {
@@ -239,16 +211,14 @@ impl Run<'_> {
     /// The assertion sequences of `trace` if it is infeasible (`None` if feasible).
     fn infeasible(&mut self, trace: &[TransFormula], stats: &mut Stats) -> Result<Option<Vec<Vec<Term>>>, String> {
         stats.trace_checks += 1;
-        let started = std::time::Instant::now();
-        let check = check_trace(trace, self.refiner.trace.as_mut());
-        stats.time_trace_check_ms += started.elapsed().as_millis();
+        let check = timed(&mut stats.time_trace_check_ms, || check_trace(trace, self.session.refiner.trace.as_mut()));
         let core = match check {
             TraceCheck::Feasible(_) => return Ok(None),
             TraceCheck::Unknown(r) => return Err(format!("trace check: {r}")),
             TraceCheck::Infeasible { core } => core,
         };
         let started = std::time::Instant::now();
-        let sequences = self.refiner.sequences(&Infeasible { trace, core: &core }, None, None, stats);
+        let sequences = self.session.refiner.sequences(&Infeasible { trace, core: &core }, None, None, stats);
         stats.time_sequence_ms += started.elapsed().as_millis();
         match sequences {
             Ok(s) => Ok(Some(s.into_iter().map(|s| s.preds).collect())),
@@ -289,7 +259,7 @@ impl Run<'_> {
         let key_offset = self.program.letters.len() * (learnt + 1);
         let saving = self.program.nba.transitions[lasso.honda].iter().map(|&(l, _)| l).collect();
         let certificate = Certificate { accepting, assign, initially: first_visit, saving, key_offset };
-        let dfa = PredicateDfa::certified(&preds, certificate, self.shared.clone());
+        let dfa = PredicateDfa::certified(&preds, certificate, self.session.shared.clone());
         let kept = self.rejecting(std::iter::once(dfa), lasso);
         if kept.is_empty() {
             return Analysis::Unknown(format!("the ranking function of the lasso at {} could not be generalized", self.honda_pos(lasso)));
@@ -313,7 +283,7 @@ impl Run<'_> {
         let stem_len = lasso.stem.len();
         let word = [lasso.stem.as_slice(), lasso.looped.as_slice()].concat();
         let steps = word.iter().enumerate().map(|(i, &l)| (self.program.letters[l].edge.as_block(), i)).collect();
-        let solver = self.refiner.trace.as_mut();
+        let solver = self.session.refiner.trace.as_mut();
         let check: &mut TraceChecker<usize> = &mut |tfs, tags| {
             let mut trace = tfs.to_vec();
             if let Some(first) = tags.iter().position(|&t| t >= stem_len) {

@@ -6,16 +6,15 @@
 //! later, lassos and interleavings) is behind [`Abstraction`]; everything else is here.
 
 use crate::annotation::Proof;
-use crate::budget::QueryBudget;
 use crate::predicate_dfa::{PredicateDfa, Shared};
-use crate::sources::Refiner;
+use crate::sources::Session;
 use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
 use automata::{Interrupted, LazyDfa, LazyDnwa};
 use ir::{Block, Cfg, Edge, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::nested::{Nesting, StepKind};
 use refine::portfolio::PathProgram;
 use refine::source::Infeasible;
-use refine::{check_scoped_trace, HoareChecker, TraceCheck};
+use refine::{check_scoped_trace, TraceCheck};
 use smt::{Solver, Term};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -115,7 +114,7 @@ pub(crate) fn nesting_of<'k>(kinds: impl Iterator<Item = &'k Kind>, globals: &BT
 const NO_PROGRESS: &str = "refinement made no progress: the solver could not show that the new assertions reject the trace";
 
 /// Runs `f`, adding its time in milliseconds to `acc`.
-fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
+pub(crate) fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let r = f();
     *acc += t.elapsed().as_millis();
@@ -133,25 +132,19 @@ pub(crate) fn run(
     config: &Config,
     stats: &mut Stats,
 ) -> (Verdict, Option<Proof>) {
-    let budget = QueryBudget::of(config);
-    let hoare = match config.solver.create() {
-        Ok(s) => HoareChecker::new(s),
-        Err(e) => return (Verdict::unknown(format!("cannot start the Hoare-triple solver {}: {e}", config.solver)), None),
-    };
     let letters: Vec<TransFormula> = a.letters().iter().map(|l| l.formula.clone()).collect();
-    let shared = Rc::new(RefCell::new(Shared { letters, returns, locals, hoare, checks: 0, budget: budget.clone() }));
-    let mut refiner = match Refiner::new(config, shared.clone()) {
-        Ok(r) => r,
+    let mut session = match Session::start(config, letters, returns, locals) {
+        Ok(s) => s,
         Err(e) => return (Verdict::unknown(e), None),
     };
     let mut dfas: Vec<PredicateDfa> = vec![];
     let verdict = loop {
-        if let Some(why) = budget.stopped() {
+        if let Some(why) = session.budget.stopped() {
             break Verdict::unknown(why);
         }
-        refiner.set_timeout_ms(budget.next_ms());
+        session.refiner.set_timeout_ms(session.budget.next_ms());
         stats.iterations += 1;
-        let search = timed(&mut stats.time_abstraction_ms, || a.error_word(&mut dfas, &mut |_| budget.stopped().map(String::from)));
+        let search = timed(&mut stats.time_abstraction_ms, || a.error_word(&mut dfas, &mut |_| session.budget.stopped().map(String::from)));
         let (word, target) = match search {
             Err(i) => break Verdict::unknown(i.0),
             Ok(None) => break Verdict::Safe,
@@ -161,24 +154,25 @@ pub(crate) fn run(
         let nesting = a.nesting(&word);
         tracing::debug!(iteration = stats.iterations, length = word.len(), "error trace {:?}", word);
         stats.trace_checks += 1;
-        let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&trace, nesting.as_ref(), refiner.trace.as_mut()));
+        let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&trace, nesting.as_ref(), session.refiner.trace.as_mut()));
         match check {
-            TraceCheck::Unknown(r) => break Verdict::unknown(budget.give_up(format!("trace check: {r}"))),
-            TraceCheck::Feasible(model) => break counterexample(entry, a, &word, target, &model, refiner.trace.as_mut(), config),
+            TraceCheck::Unknown(r) => break Verdict::unknown(session.budget.give_up(format!("trace check: {r}"))),
+            TraceCheck::Feasible(model) => break counterexample(entry, a, &word, target, &model, session.refiner.trace.as_mut(), config),
             TraceCheck::Infeasible { core } => {
                 let started = Instant::now();
                 let locs = a.path(&word);
                 let path = locs.as_ref().map(|locs| PathProgram { letters: &word, locs });
-                let sequences = refiner.sequences(&Infeasible { trace: &trace, core: &core }, path.as_ref(), nesting.as_ref(), stats);
+                let sequences =
+                    session.refiner.sequences(&Infeasible { trace: &trace, core: &core }, path.as_ref(), nesting.as_ref(), stats);
                 stats.time_sequence_ms += started.elapsed().as_millis();
                 let sequences = match sequences {
                     Ok(s) => s,
-                    Err(e) => break Verdict::unknown(budget.give_up(format!("refinement failed: {e}"))),
+                    Err(e) => break Verdict::unknown(session.budget.give_up(format!("refinement failed: {e}"))),
                 };
                 let before = dfas.len();
                 for seq in sequences {
                     tracing::debug!(source = %seq.source_used, "sequence: {}", seq.preds.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("  |  "));
-                    let mut dfa = PredicateDfa::new(&seq.preds, shared.clone());
+                    let mut dfa = PredicateDfa::new(&seq.preds, session.shared.clone());
                     if rejects(&mut dfa, a.letters(), &word) {
                         dfas.push(dfa);
                     } else {
@@ -186,21 +180,14 @@ pub(crate) fn run(
                     }
                 }
                 if dfas.len() == before {
-                    break Verdict::unknown(budget.give_up(NO_PROGRESS));
+                    break Verdict::unknown(session.budget.give_up(NO_PROGRESS));
                 }
             }
         }
     };
-    refiner.add_stats(stats);
-    stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
-    {
-        let mut sh = shared.borrow_mut();
-        stats.hoare_checks += sh.checks;
-        stats.hoare_solver_calls += sh.hoare.stats.solver_calls as usize;
-        stats.hoare_solver += sh.hoare.solver().stats();
-    }
+    session.add_stats(&dfas, stats);
     let proof = match verdict {
-        Verdict::Safe => a.proof(entry, &mut dfas, &shared, config),
+        Verdict::Safe => a.proof(entry, &mut dfas, &session.shared, config),
         _ => None,
     };
     (verdict, proof)

@@ -1,15 +1,54 @@
 //! The assertion source of a run as the CEGAR loop uses it: the configured source
 //! (`refine::source`) with the solver instances it needs, and its statistics.
 
-use crate::predicate_dfa::Shared;
+use crate::budget::QueryBudget;
+use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Stats};
+use ir::{ReturnLetter, TransFormula};
 use refine::nested::Nesting;
 use refine::portfolio::PathProgram;
 use refine::source::{with_fallback, Infeasible, Solvers};
-use refine::{RefineError, Sequence, Source};
-use smt::{SmtLibSolver, Solver};
+use refine::{HoareChecker, RefineError, Sequence, Source};
+use smt::{SmtLibSolver, Solver, Term};
 use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
+
+/// What a refinement loop over predicate automata sets up once: the run's budget, the state
+/// its automata share (letters, Hoare checker) and the configured source with its solvers.
+pub(crate) struct Session {
+    pub(crate) budget: QueryBudget,
+    pub(crate) shared: Rc<RefCell<Shared>>,
+    pub(crate) refiner: Refiner,
+}
+
+impl Session {
+    /// Starts the solvers of a run over `letters` (with `returns` and `locals` for nested
+    /// words; empty for flat ones).
+    pub(crate) fn start(
+        config: &Config,
+        letters: Vec<TransFormula>,
+        returns: HashMap<usize, ReturnLetter>,
+        locals: BTreeSet<Term>,
+    ) -> Result<Session, String> {
+        let budget = QueryBudget::of(config);
+        let solver = config.solver.create().map_err(|e| format!("cannot start the Hoare-triple solver {}: {e}", config.solver))?;
+        let hoare = HoareChecker::new(solver);
+        let shared = Rc::new(RefCell::new(Shared { letters, returns, locals, hoare, checks: 0, budget: budget.clone() }));
+        let refiner = Refiner::new(config, shared.clone())?;
+        Ok(Session { budget, shared, refiner })
+    }
+
+    /// Adds what the solvers and the automata `dfas` did to `stats`.
+    pub(crate) fn add_stats(&self, dfas: &[PredicateDfa], stats: &mut Stats) {
+        self.refiner.add_stats(stats);
+        stats.abstraction_states += dfas.iter().map(|d| d.state_count()).sum::<usize>();
+        let mut sh = self.shared.borrow_mut();
+        stats.hoare_checks += sh.checks;
+        stats.hoare_solver_calls += sh.hoare.stats.solver_calls as usize;
+        stats.hoare_solver += sh.hoare.solver().stats();
+    }
+}
 
 /// The configured source with its solvers: the trace solver (trace checks and the sources'
 /// own queries) and, for `craig-smtlib`, the interpolating process.
@@ -44,7 +83,7 @@ impl Refiner {
     }
 
     /// Adds what the solvers did to `stats`.
-    pub(crate) fn add_stats(&self, stats: &mut Stats) {
+    fn add_stats(&self, stats: &mut Stats) {
         stats.trace_solver += self.trace.stats();
         if let Some(itp) = &self.interpolator {
             stats.interpolator += itp.stats();
