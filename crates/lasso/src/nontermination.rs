@@ -11,12 +11,13 @@
 
 use crate::dnf::{dnf, Row};
 use crate::relation::Relation;
-use crate::solve::{rational_value, Oracle};
+use crate::solve::Oracle;
 use crate::{Lasso, LassoError, NonterminationArgument, Settings, Stats};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
 use smt::build::{add, and, eq, ge, int, le, mul, not, num, real, to_real};
+use smt::linear::literal_value;
 use smt::linear::{to_term, LinExpr};
 use smt::subst::substitute;
 use smt::{SatResult, Sort, Term};
@@ -204,7 +205,7 @@ fn check_geometric(
     consts: &HashMap<Term, Term>,
     oracle: &mut Oracle,
 ) -> bool {
-    if y.values().chain(aux_direction.values()).any(|v| rational_value(v).is_none()) {
+    if y.values().chain(aux_direction.values()).any(|v| literal_value(v).is_none()) {
         return false;
     }
     // the stem reaches x0 and one iteration leads to x1

@@ -4,7 +4,7 @@
 use crate::Stats;
 use num_rational::BigRational;
 use num_traits::Zero;
-use smt::{Op, SatResult, Solver, Term, Z3Solver};
+use smt::{SatResult, Solver, Term, Z3Solver};
 use std::time::Instant;
 
 /// A Z3 solver used for one query at a time (reset before each: Z3's non-incremental
@@ -59,25 +59,6 @@ impl<'a> Oracle<'a> {
     /// rational literal, e.g. an algebraic number of a non-linear model).
     pub fn rationals(&mut self, terms: &[Term]) -> Option<Vec<BigRational>> {
         let m = self.model(terms)?;
-        terms.iter().map(|t| m.get(t).map_or(Some(BigRational::zero()), rational_value)).collect()
-    }
-}
-
-/// The value of a model literal (Int/Real literal, negation or quotient of literals).
-pub(crate) fn rational_value(t: &Term) -> Option<BigRational> {
-    if let Some(r) = t.as_rational() {
-        return Some(r);
-    }
-    match t.op() {
-        Some(Op::Neg) if t.args.len() == 1 => Some(-rational_value(&t.args[0])?),
-        Some(Op::RealDiv) if t.args.len() == 2 => {
-            let d = rational_value(&t.args[1])?;
-            if d.is_zero() {
-                return None;
-            }
-            Some(rational_value(&t.args[0])? / d)
-        }
-        Some(Op::ToReal) if t.args.len() == 1 => rational_value(&t.args[0]),
-        _ => None,
+        terms.iter().map(|t| m.get(t).map_or(Some(BigRational::zero()), smt::linear::literal_value)).collect()
     }
 }

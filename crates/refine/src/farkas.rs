@@ -139,25 +139,6 @@ pub fn rows_of(f: &Term, step: usize, rows: &mut Vec<Row>) -> Result<(), RefineE
     }
 }
 
-/// The value of a model literal (Int/Real literal, negation or quotient of literals).
-fn rational_value(t: &Term) -> Option<BigRational> {
-    if let Some(r) = t.as_rational() {
-        return Some(r);
-    }
-    match t.op() {
-        Some(Op::Neg) if t.args.len() == 1 => Some(-rational_value(&t.args[0])?),
-        Some(Op::RealDiv) | Some(Op::IntDiv) if t.args.len() == 2 => {
-            let d = rational_value(&t.args[1])?;
-            if d.is_zero() {
-                return None;
-            }
-            Some(rational_value(&t.args[0])? / d)
-        }
-        Some(Op::ToReal) if t.args.len() == 1 => rational_value(&t.args[0]),
-        _ => None,
-    }
-}
-
 fn lit(r: &BigRational) -> Term {
     real(r.clone())
 }
@@ -211,7 +192,7 @@ pub fn farkas_multipliers(rows: &[Row], solver: &mut dyn Solver) -> Result<Optio
                     // A multiplier the model leaves out is unconstrained: take 0.
                     let v = match m.get(l) {
                         None => Some(BigRational::zero()),
-                        Some(t) => rational_value(t),
+                        Some(t) => smt::linear::literal_value(t),
                     };
                     match v {
                         Some(v) => vals.push(v),

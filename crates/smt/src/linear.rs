@@ -238,6 +238,26 @@ fn norm_rec(t: &Term, memo: &mut HashMap<Term, Term>) -> Term {
     r
 }
 
+/// The value of a model literal: an Int or Real literal, or a negation, quotient or `to_real`
+/// of literals (how solvers write rational values).
+pub fn literal_value(t: &Term) -> Option<BigRational> {
+    if let Some(r) = t.as_rational() {
+        return Some(r);
+    }
+    match t.op() {
+        Some(Op::Neg) if t.args.len() == 1 => Some(-literal_value(&t.args[0])?),
+        Some(Op::RealDiv) if t.args.len() == 2 => {
+            let d = literal_value(&t.args[1])?;
+            if d.is_zero() {
+                return None;
+            }
+            Some(literal_value(&t.args[0])? / d)
+        }
+        Some(Op::ToReal) if t.args.len() == 1 => literal_value(&t.args[0]),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::cloned_ref_to_slice_refs)]
 mod tests {
