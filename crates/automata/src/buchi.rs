@@ -47,20 +47,27 @@ pub fn shortest_lasso_in_difference(
         let ds = &product.states[id].1;
         edges.retain(|&(letter, _)| ds.iter().zip(subtrahends.iter()).all(|(&s, d)| !d.accepting(s, letter)));
     }
-    let mut best: Option<Lasso> = None;
-    for scc in sccs(&product.edges) {
-        let inside: Vec<bool> = {
-            let mut v = vec![false; product.states.len()];
-            scc.iter().for_each(|&s| v[s] = true);
-            v
-        };
-        let hondas = scc.iter().filter(|&&s| nba.accepting.get(product.states[s].0).copied().unwrap_or(false));
-        for &h in hondas {
-            let Some(looped) = cycle(&product.edges, &inside, h) else { continue };
-            let stem = crate::word_to(&product.parent, h);
-            if best.as_ref().is_none_or(|b| stem.len() + looped.len() < b.stem.len() + b.looped.len()) {
-                best = Some(Lasso { stem, looped, honda: product.states[h].0 });
+    let mut component = vec![usize::MAX; product.states.len()];
+    let mut hondas = vec![];
+    for (c, scc) in sccs(&product.edges).into_iter().enumerate() {
+        for s in scc {
+            component[s] = c;
+            if nba.accepting.get(product.states[s].0).copied().unwrap_or(false) {
+                hondas.push(s);
             }
+        }
+    }
+    // Ids are in breadth-first order, so stems only grow along the sorted candidates.
+    hondas.sort_unstable();
+    let mut best: Option<Lasso> = None;
+    for h in hondas {
+        let stem = crate::word_to(&product.parent, h);
+        if best.as_ref().is_some_and(|b| stem.len() + 1 >= b.stem.len() + b.looped.len()) {
+            break;
+        }
+        let Some(looped) = cycle(&product.edges, &component, h) else { continue };
+        if best.as_ref().is_none_or(|b| stem.len() + looped.len() < b.stem.len() + b.looped.len()) {
+            best = Some(Lasso { stem, looped, honda: product.states[h].0 });
         }
     }
     Ok(best)
@@ -171,13 +178,14 @@ fn sccs(edges: &[Vec<(Letter, usize)>]) -> Vec<Vec<usize>> {
     out
 }
 
-/// A shortest cycle from `h` back to `h` through `inside` nodes (breadth-first).
-fn cycle(edges: &[Vec<(Letter, usize)>], inside: &[bool], h: usize) -> Option<Vec<Letter>> {
+/// A shortest cycle from `h` back to `h` within its strongly connected `component`
+/// (breadth-first).
+fn cycle(edges: &[Vec<(Letter, usize)>], component: &[usize], h: usize) -> Option<Vec<Letter>> {
     let mut parent: HashMap<usize, (usize, Letter)> = HashMap::new();
     let mut queue = VecDeque::from([h]);
     while let Some(v) = queue.pop_front() {
         for &(letter, w) in &edges[v] {
-            if !inside[w] {
+            if component[w] != component[h] {
                 continue;
             }
             if w == h {
