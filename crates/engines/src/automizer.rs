@@ -25,18 +25,27 @@ struct Flat<'a> {
 
 impl<'a> Flat<'a> {
     fn new(original: &'a Cfg, cfg: &'a Cfg) -> Result<Flat<'a>, String> {
-        let mut transitions = vec![Vec::new(); cfg.locs.len()];
-        let mut letters = vec![];
-        for (i, e) in cfg.edges.iter().enumerate() {
-            transitions[e.src].push((i, e.dst));
-            match &e.label {
-                Label::Stmt(s) => letters.push(Letter::new(s.clone(), Kind::Internal, e, 0)),
-                Label::Call(c) => return Err(format!("call of {} was not expanded", c.callee)),
-            }
-        }
+        let (letters, transitions) = letters_and_transitions(cfg)?;
         let nfa = Nfa { initial: cfg.entry, transitions, accepting: cfg.locs.iter().map(|l| l.error.is_some()).collect() };
         Ok(Flat { cfg, original, nfa, letters })
     }
+}
+
+/// Each location's outgoing transitions `(letter, target)`.
+pub(crate) type Transitions = Vec<Vec<(usize, usize)>>;
+
+/// The letters of a call-free CFG (one per edge, in order) and its transitions.
+pub(crate) fn letters_and_transitions(cfg: &Cfg) -> Result<(Vec<Letter>, Transitions), String> {
+    let mut transitions = vec![Vec::new(); cfg.locs.len()];
+    let mut letters = vec![];
+    for (i, e) in cfg.edges.iter().enumerate() {
+        transitions[e.src].push((i, e.dst));
+        match &e.label {
+            Label::Stmt(s) => letters.push(Letter::new(s.clone(), Kind::Internal, e, 0)),
+            Label::Call(c) => return Err(format!("call of {} was not expanded", c.callee)),
+        }
+    }
+    Ok((letters, transitions))
 }
 
 fn as_lazy(dfas: &mut [PredicateDfa]) -> Vec<&mut dyn LazyDfa> {

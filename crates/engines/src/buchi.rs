@@ -16,13 +16,14 @@
 //! drops the predicate), so an empty difference (no lasso left) proves termination.
 
 use crate::annotation::Proof;
-use crate::cegar::{timed, Kind, Letter};
+use crate::automizer::letters_and_transitions;
+use crate::cegar::{timed, Letter};
 use crate::cex::{basic_path, steps_with_values, TraceChecker};
 use crate::predicate_dfa::{Certificate, PredicateDfa};
 use crate::sources::Session;
 use crate::{Config, Counterexample, Stats, Verdict};
 use automata::{shortest_lasso_in_difference, Lasso, LazyDba, Nfa};
-use ir::{Cfg, Label, Stmt, TransFormula, Violation, ViolationKind};
+use ir::{Cfg, Stmt, TransFormula, Violation, ViolationKind};
 use refine::source::Infeasible;
 use refine::{check_trace, TraceCheck};
 use smt::build::{and, and2, eq, ff, not, or2};
@@ -47,15 +48,10 @@ struct Program<'a> {
 
 impl<'a> Program<'a> {
     fn new(original: &'a Cfg, cfg: Cfg) -> Result<Program<'a>, String> {
-        let mut transitions = vec![Vec::new(); cfg.locs.len()];
-        let mut letters = vec![];
-        for e in &cfg.edges {
-            match &e.label {
-                Label::Stmt(s) => letters.push(Letter::new(s.clone(), Kind::Internal, e, 0)),
-                Label::Call(c) => return Err(format!("call of {} was not expanded", c.callee)),
-            }
-            if cfg.locs[e.src].error.is_none() {
-                transitions[e.src].push((letters.len() - 1, e.dst));
+        let (letters, mut transitions) = letters_and_transitions(&cfg)?;
+        for (loc, out) in transitions.iter_mut().enumerate() {
+            if cfg.locs[loc].error.is_some() {
+                out.clear();
             }
         }
         let nba = Nfa { initial: cfg.entry, transitions, accepting: vec![true; cfg.locs.len()] };
