@@ -137,6 +137,17 @@ impl BackTranslation {
         }
     }
 
+    /// Records that the program variable `var` (named after `*pointer`) stands for the object
+    /// `*pointer` (a scalar promoted from an `alloca`'d object, `promote`): its C name is that
+    /// expression, which reports and invariants may use where `pointer` is in scope.
+    pub(crate) fn name_deref(&mut self, var: &str, pointer: &str) {
+        let ident = pointer.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && pointer.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if ident && var.strip_prefix('*').is_some_and(|v| v.starts_with(pointer)) {
+            self.variables.insert(var.to_string(), format!("*{pointer}"));
+        }
+    }
+
     /// Sets the functions declared without definition.
     pub(crate) fn set_externs(&mut self, externs: BTreeMap<String, ValueType>) {
         self.externs = externs;

@@ -28,6 +28,7 @@ mod intrinsics;
 mod memory;
 pub mod preprocess;
 mod print_c;
+mod promote;
 mod shape;
 mod stmt;
 pub mod tast;

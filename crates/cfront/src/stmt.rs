@@ -295,6 +295,7 @@ impl Fx<'_> {
             // returns of the entry function go through the leak checks
             self.ret_loc = self.loc(pos);
         }
+        self.tr.promotable.extend(crate::promote::candidates(f));
         let mut path = vec![FUNCTION_SCOPE];
         self.collect_labels(&f.node.statement, &mut path);
         self.stmt(&f.node.statement)?;
@@ -824,6 +825,59 @@ impl Fx<'_> {
         Ok(self.tr.sem().lit(&v, ty))
     }
 
+    /// The pointee type of a local pointer `p` declared with the key `key`, type `ty` and the
+    /// initializer `inits` when `*p` can become a scalar (`promote`, conditions 1–4).
+    fn promotable_pointee(&self, key: usize, ty: &CType, inits: &[(Vec<Sel>, Expr)]) -> Option<CType> {
+        if !self.tr.promotable.contains(&key) || self.tr.mem_locals.contains(&key) {
+            return None;
+        }
+        let CType::Pointer(t) = ty else { return None };
+        if !matches!(**t, CType::Int(_) | CType::Pointer(_)) {
+            return None;
+        }
+        let [(path, e)] = inits else { return None };
+        let mut e = e;
+        while let ExprKind::Cast(inner) = &e.kind {
+            e = inner;
+        }
+        let ExprKind::Call(crate::tast::Callee::Named(f), args) = &e.kind else { return None };
+        let [n] = args.as_slice() else { return None };
+        let size = self.tr.layout().size(t)?;
+        let n = self.tr.const_int(n)?;
+        let fits = path.is_empty() && crate::promote::STACK_ALLOCATORS.contains(&f.as_str()) && !self.tr.defined.contains(f);
+        (fits && n >= num_bigint::BigInt::from(size)).then(|| (**t).clone())
+    }
+
+    /// Declares the promoted pointer `name` (a variable of no representation: only `*p` may
+    /// occur, and typing turns it into the scalar) and the scalar `*name` of type `pointee`,
+    /// havocked like the contents of a fresh object.
+    fn promote(&mut self, name: &str, key: usize, ty: CType, pointee: CType, pos: &SourcePos) {
+        let c_name = format!("*{name}");
+        let ir_name = self.local_name(&c_name);
+        self.tr.back.name_deref(&ir_name, name);
+        let shape = self.tr.shape(&ir_name, &pointee, 0, None);
+        self.locals.extend(shape.leaves());
+        self.havoc_object(&shape, pos);
+        // the same key: should the scalar's address be taken after all, the next translation
+        // attempt keeps `p` in memory
+        let scalar = VarInfo { c_name, ir_name, ty: pointee, shape, is_static: false, decl_key: Some(key) };
+        self.tr.vars.push(scalar);
+        let s = self.tr.vars.len() - 1;
+        let unrepresented = Shape::Unsupported("pointer whose object became a scalar".into());
+        let p = VarInfo {
+            c_name: name.to_string(),
+            ir_name: name.to_string(),
+            ty,
+            shape: unrepresented,
+            is_static: false,
+            decl_key: Some(key),
+        };
+        self.tr.vars.push(p);
+        let v = self.tr.vars.len() - 1;
+        self.tr.promoted.insert(v, s);
+        self.tr.declare(name, Ordinary::Var(v));
+    }
+
     /// A declaration in a block.
     fn local_declaration(&mut self, decl: &Node<ast::Declaration>) -> Result<()> {
         let spec = self.tr.decl_spec(&decl.node.specifiers, decl.span)?;
@@ -883,6 +937,13 @@ impl Fx<'_> {
                 }
                 None => (ty, None),
             };
+            let key = id.node.declarator.span.start;
+            if let Some(inits) = &inits {
+                if let Some(pointee) = self.promotable_pointee(key, &ty, inits) {
+                    self.promote(&name, key, ty, pointee, &pos);
+                    continue;
+                }
+            }
             let ir_name = self.local_name(&name);
             // the length of a variable-length array
             let len = match (&ty, vla_size(&id.node.declarator.node)) {
@@ -910,7 +971,6 @@ impl Fx<'_> {
                 }
                 _ => None,
             };
-            let key = id.node.declarator.span.start;
             let shape = if self.tr.mem_locals.contains(&key) {
                 // the address is taken: the object lives in memory
                 let b = Term::var(&self.local_name(&format!("&{ir_name}")), Sort::Int);

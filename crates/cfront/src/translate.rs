@@ -118,6 +118,10 @@ pub(crate) struct Tr {
     pub mem_globals: HashSet<VarId>,
     /// Declarations of locals and parameters whose address is taken.
     pub mem_locals: HashSet<usize>,
+    /// Declarations of local pointers that `promote` found used only as `*p` (keys).
+    pub promotable: HashSet<usize>,
+    /// Promoted pointers and the scalar variable that stands for `*p` (`promote`).
+    pub promoted: HashMap<VarId, VarId>,
     /// Whether marks were added since the last translation attempt.
     pub new_marks: bool,
     /// Whether the program uses memory (the memory variables are globals).
@@ -169,6 +173,8 @@ impl Tr {
             local_names: HashSet::new(),
             mem_globals: HashSet::new(),
             mem_locals: HashSet::new(),
+            promotable: HashSet::new(),
+            promoted: HashMap::new(),
             new_marks: false,
             uses_memory: false,
             back: BackTranslation::default(),
@@ -286,6 +292,7 @@ impl Tr {
             // start over with the marked variables in memory
             self.procedures.clear();
             self.vars.truncate(vars_mark);
+            self.promoted.clear();
             self.statics.truncate(statics_mark);
             self.global_names = names_mark.clone();
             self.local_names.clear();

@@ -4,7 +4,7 @@
 
 use crate::conv::{ArithOp, CmpOp};
 use crate::error::Result;
-use crate::tast::{Callee, Expr, ExprKind};
+use crate::tast::{Callee, Expr, ExprKind, VarId};
 use crate::translate::{Ordinary, Tr};
 use crate::types::{promote, usual_arith, CType, FloatKind, FuncType, IntKind};
 use ir::SourcePos;
@@ -328,6 +328,14 @@ impl Tr {
         Ok(out)
     }
 
+    /// The scalar that stands for `*p` when `p` is a promoted pointer (`promote`).
+    fn promoted_scalar(&self, p: &Expr) -> Option<VarId> {
+        match &p.kind {
+            ExprKind::Var(v) => self.promoted.get(v).copied(),
+            _ => None,
+        }
+    }
+
     /// Marks the variable at the root of an lvalue whose address is taken: it must live in
     /// memory (a translation attempt that assumed otherwise is repeated).
     pub fn mark_address_taken(&mut self, e: &Expr) {
@@ -479,6 +487,9 @@ impl Tr {
                 if let CType::Func(_) = ty {
                     return Ok(Expr::new(ExprKind::Unsupported("function pointer".into()), ty, pos));
                 }
+                if let Some(s) = self.promoted_scalar(&x) {
+                    return Ok(Expr::new(ExprKind::Var(s), ty, pos));
+                }
                 Ok(Expr::new(ExprKind::Deref(bx(x)), ty, pos))
             }
             U::Plus | U::Minus | U::Complement => {
@@ -616,6 +627,9 @@ impl Tr {
                 }
                 let size = self.pointee_size(&p.ty, span)?;
                 let i = self.promoted(i);
+                if let Some(s) = self.promoted_scalar(&p).filter(|_| self.const_int(&i).is_some_and(|k| k.is_zero())) {
+                    return Ok(Expr::new(ExprKind::Var(s), (*t).clone(), pos));
+                }
                 let pty = p.ty.clone();
                 let addr = Expr::new(ExprKind::PtrOffset(bx(p), bx(i), size, false), pty, pos.clone());
                 Ok(Expr::new(ExprKind::Deref(bx(addr)), (*t).clone(), pos))
