@@ -170,31 +170,58 @@ impl Run<'_> {
         let l = lasso::Lasso { stem: self.program.composed(&lasso.stem), looped: self.program.composed(&lasso.looped) };
         let settings =
             lasso::Settings { timeout_ms: self.session.budget.next_ms(), deadline: self.config.deadline, ..lasso::Settings::default() };
-        let ranking = timed(&mut stats.time_lasso_ms, || lasso::ranking_function(&l, &settings));
-        match ranking {
+        // cheap arguments first: linear ranking problems, then nontermination, then the
+        // non-linear ranking problems that can take the whole time limit
+        if let Some(found) = self.ranked(lasso, &l, lasso::Stage::Linear, &settings, learnt, stats) {
+            return found;
+        }
+        let overapprox = self.program.overapprox(&whole);
+        if overapprox.is_none() {
+            let argument = timed(&mut stats.time_lasso_ms, || lasso::nontermination(&l, &settings));
+            match argument {
+                Ok(Some(arg)) => {
+                    return match self.counterexample(lasso, &arg) {
+                        Some(c) => {
+                            stats.nontermination_arguments += 1;
+                            Analysis::Nonterminating(Box::new(c))
+                        }
+                        None => Analysis::Unknown("a nontermination argument whose path could not be confirmed".into()),
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => tracing::debug!("no nontermination argument: {e}"),
+            }
+        }
+        if let Some(found) = self.ranked(lasso, &l, lasso::Stage::Nonlinear, &settings, learnt, stats) {
+            return found;
+        }
+        Analysis::Unknown(match overapprox {
+            Some(why) => format!("no ranking function for a lasso whose statements over-approximate ({why})"),
+            None => format!("no ranking function and no nontermination argument for the lasso at {}", self.honda_pos(lasso)),
+        })
+    }
+
+    /// The certified automaton of a ranking function of the lasso found at `stage`, if any.
+    fn ranked(
+        &mut self,
+        lasso: &Lasso,
+        l: &lasso::Lasso,
+        stage: lasso::Stage,
+        settings: &lasso::Settings,
+        learnt: usize,
+        stats: &mut Stats,
+    ) -> Option<Analysis> {
+        let settings = lasso::Settings { stage, ..settings.clone() };
+        match timed(&mut stats.time_lasso_ms, || lasso::ranking_function(l, &settings)) {
             Ok(Some(rf)) => {
                 *stats.ranking_templates.entry(rf.template.to_string()).or_default() += 1;
-                return self.certified(lasso, &rf, learnt, stats);
+                Some(self.certified(lasso, &rf, learnt, stats))
             }
-            Ok(None) => {}
-            Err(e) => tracing::debug!("no ranking function: {e}"),
-        }
-        if let Some(why) = self.program.overapprox(&whole) {
-            return Analysis::Unknown(format!("no ranking function for a lasso whose statements over-approximate ({why})"));
-        }
-        let argument = timed(&mut stats.time_lasso_ms, || lasso::nontermination(&l, &settings));
-        match argument {
-            Ok(Some(arg)) => match self.counterexample(lasso, &arg) {
-                Some(c) => {
-                    stats.nontermination_arguments += 1;
-                    Analysis::Nonterminating(Box::new(c))
-                }
-                None => Analysis::Unknown("a nontermination argument whose path could not be confirmed".into()),
-            },
-            Ok(None) => {
-                Analysis::Unknown(format!("no ranking function and no nontermination argument for the lasso at {}", self.honda_pos(lasso)))
+            Ok(None) => None,
+            Err(e) => {
+                tracing::debug!("no ranking function: {e}");
+                None
             }
-            Err(e) => Analysis::Unknown(format!("lasso analysis: {e}")),
         }
     }
 

@@ -127,6 +127,18 @@ pub struct Settings {
     /// The largest DNF of the loop the analysis accepts (the stem's beyond it is read as
     /// `true`, which only weakens what supporting invariants can start from).
     pub max_disjuncts: usize,
+    /// Which constraint problems the ranking search solves.
+    pub stage: Stage,
+}
+
+/// The ranking search's constraint problems by cost: linear ones (Farkas' lemma with fixed
+/// multipliers) are cheap, non-linear ones (free multipliers of supporting invariants and
+/// premises) can take the whole time limit. A caller can put other work in between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Linear,
+    Nonlinear,
+    All,
 }
 
 impl Default for Settings {
@@ -135,7 +147,7 @@ impl Default for Settings {
         templates.extend((2..=4).map(Template::Nested));
         templates.extend((2..=4).map(Template::Multiphase));
         templates.extend((2..=3).map(Template::Lexicographic));
-        Settings { templates, timeout_ms: 10_000, deadline: None, supporting_invariants: 2, max_disjuncts: 32 }
+        Settings { templates, timeout_ms: 10_000, deadline: None, supporting_invariants: 2, max_disjuncts: 32, stage: Stage::All }
     }
 }
 

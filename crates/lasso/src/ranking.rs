@@ -14,7 +14,7 @@ use crate::farkas::{Constraints, Mode};
 use crate::relation::Relation;
 use crate::solve::Oracle;
 use crate::templates::{conditions, size, Unknown};
-use crate::{validate, Lasso, LassoError, RankingFunction, Settings, Stats, Template};
+use crate::{validate, Lasso, LassoError, RankingFunction, Settings, Stage, Stats, Template};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -43,7 +43,9 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
         if size(t) == 0 || oracle.expired() {
             continue;
         }
-        oracle.stats.tried.push(t.clone());
+        if !oracle.stats.tried.contains(t) {
+            oracle.stats.tried.push(t.clone());
+        }
         let has_premises = matches!(t, Template::Multiphase(k) | Template::Lexicographic(k) if *k > 1);
         let mut attempts = vec![(Mode::Linear, 0)];
         if si > 0 {
@@ -52,6 +54,11 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
         if si > 0 || has_premises {
             attempts.push((Mode::Nonlinear, si));
         }
+        attempts.retain(|&(mode, _)| match settings.stage {
+            Stage::Linear => mode == Mode::Linear,
+            Stage::Nonlinear => mode == Mode::Nonlinear,
+            Stage::All => true,
+        });
         for (mode, m) in attempts {
             if oracle.expired() {
                 break;
