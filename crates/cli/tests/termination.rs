@@ -7,7 +7,17 @@ use common::{output, own, verdict};
 use std::path::{Path, PathBuf};
 
 fn seed(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench/seeds").join(name);
+    shared("seeds", name)
+}
+
+/// A task of `../shared/bench/ultimate/termination/svcomp15`.
+fn svcomp15(folder: &str, name: &str) -> Option<PathBuf> {
+    shared(&format!("ultimate/termination/svcomp15/{folder}"), name)
+}
+
+/// A file of the shared benchmark corpora, if they are there.
+fn shared(folder: &str, name: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench").join(folder).join(name);
     if !p.is_file() {
         use std::io::Write;
         let _ = writeln!(std::io::stderr(), "SKIPPED: {} is not there", p.display());
@@ -79,4 +89,26 @@ fn safety_engines_never_answer_termination() {
     let out = output(&own("nonterm-stuck.c"), &["--property", "termination", "--engine", "automizer"]);
     assert!(out.starts_with("UNKNOWN\n"), "{out}");
     assert!(out.contains("automizer: decides safety, not termination"), "{out}");
+}
+
+#[test]
+fn recursion_descends_into_calls_and_steps_over_them() {
+    // a ranking function on the parameter of the recursive call
+    if let Some(f) = svcomp15("termination-numeric", "Fibonacci01_true-termination.c") {
+        assert_eq!(verdict(&f, &TERMINATION), "TRUE");
+    }
+    // rec(x, y) calls rec(2*y-2, x+1): rec(0, 1) calls itself forever, the stack grows
+    if let Some(f) = svcomp15("termination-crafted", "RecursiveNonterminating_false-termination.c") {
+        let out = output(&f, &TERMINATION);
+        assert!(out.starts_with("FALSE(termination)\n"), "{out}");
+        assert!(out.contains("loop, repeated forever:"), "{out}");
+    }
+    // `while (res < 1);` after `res = rec(i)` ends because rec returns i ≥ 1; a step over the
+    // call forgets that, so the loop has no ranking function, and the lasso through the step
+    // (an over-approximation) is no counterexample
+    if let Some(f) = svcomp15("termination-numeric", "rec_counter3_true-termination.c") {
+        let out = output(&f, &TERMINATION);
+        assert!(out.starts_with("UNKNOWN\n"), "{out}");
+        assert!(out.contains("a recursive call's effect"), "{out}");
+    }
 }

@@ -203,8 +203,8 @@ impl Engine for Termination {
         "termination: lassos of the Büchi program automaton, ranking functions, nontermination arguments"
     }
 
-    fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
-        flat(task).is_none().then(|| "buchi: termination of recursive programs is not supported".into())
+    fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
+        None
     }
 
     fn decides_termination(&self) -> bool {
@@ -212,8 +212,13 @@ impl Engine for Termination {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        let Some(cfg) = flat(task) else { return (Verdict::unknown("buchi: not applicable"), None) };
-        buchi::verify(task.entry, cfg, config, stats)
+        match task.prepared {
+            Prepared::Flat(cfg) => buchi::verify(task.entry, cfg, config, stats),
+            Prepared::Nested(np) => match np.unfold_calls() {
+                Ok(cfg) => buchi::verify(task.entry, &cfg, config, stats),
+                Err(e) => (Verdict::unknown(format!("buchi: {e}")), None),
+            },
+        }
     }
 }
 

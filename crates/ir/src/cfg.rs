@@ -164,6 +164,11 @@ impl Edge {
         Edge { label: Label::Stmt(stmt), tf: TfCache::default(), ..self.clone() }
     }
 
+    /// The edge between other locations (with its attributes and transition formula).
+    pub fn between(&self, src: LocId, dst: LocId) -> Edge {
+        Edge { src, dst, ..self.clone() }
+    }
+
     /// The transition formula of the edge's statement, computed once.
     pub fn trans_formula(&self) -> &TransFormula {
         self.tf.0.get_or_init(|| self.stmt().trans_formula())

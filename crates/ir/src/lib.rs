@@ -7,6 +7,7 @@ pub mod builder;
 pub mod cell_templates;
 pub mod cells;
 pub mod cfg;
+pub mod descent;
 pub mod print;
 pub mod stmt;
 
