@@ -100,7 +100,7 @@ struct Run<'a> {
 
 /// Decides termination of the entry procedure `entry` (a call-free CFG).
 pub(crate) fn verify(entry: &str, original: &Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    let cfg = if config.large_blocks { ir::large_block_encoding(original) } else { original.clone() };
+    let cfg = if config.large_blocks { ir::sequential_block_encoding(original) } else { original.clone() };
     let program = match Program::new(original, cfg) {
         Ok(p) => p,
         Err(e) => return (Verdict::unknown(e), None),
@@ -154,25 +154,20 @@ impl Run<'_> {
     fn analyse(&mut self, lasso: &Lasso, learnt: usize, stats: &mut Stats) -> Analysis {
         let whole = [lasso.stem.as_slice(), lasso.looped.as_slice()].concat();
         for word in [&lasso.stem, &lasso.looped, &whole] {
-            if word.is_empty() {
-                continue;
-            }
-            match self.infeasible(&self.program.formulas(word), stats) {
-                Ok(None) => {}
-                Ok(Some(sequences)) => {
-                    return Analysis::Refined(
-                        self.rejecting(sequences.iter().map(|p| PredicateDfa::new(p, self.session.shared.clone())), lasso),
-                    )
-                }
-                Err(e) => return Analysis::Unknown(e),
+            if let Some(found) = self.refined_if_infeasible(word, lasso, stats) {
+                return found;
             }
         }
         let l = lasso::Lasso { stem: self.program.composed(&lasso.stem), looped: self.program.composed(&lasso.looped) };
         let settings =
             lasso::Settings { timeout_ms: self.session.budget.next_ms(), deadline: self.config.deadline, ..lasso::Settings::default() };
-        // cheap arguments first: linear ranking problems, then nontermination, then the
-        // non-linear ranking problems that can take the whole time limit
+        // cheap arguments first: linear ranking problems, a loop that cannot run twice, then
+        // nontermination, then the non-linear ranking problems that can take the whole time limit
         if let Some(found) = self.ranked(lasso, &l, lasso::Stage::Linear, &settings, learnt, stats) {
+            return found;
+        }
+        let twice = [whole.as_slice(), lasso.looped.as_slice()].concat();
+        if let Some(found) = self.refined_if_infeasible(&twice, lasso, stats) {
             return found;
         }
         let overapprox = self.program.overapprox(&whole);
@@ -199,6 +194,22 @@ impl Run<'_> {
             Some(why) => format!("no ranking function for a lasso whose statements over-approximate ({why})"),
             None => format!("no ranking function and no nontermination argument for the lasso at {}", self.honda_pos(lasso)),
         })
+    }
+
+    /// The automata that remove the lasso if `word`, a finite part of it, is infeasible (those
+    /// of its assertion sequences that reject the lasso).
+    fn refined_if_infeasible(&mut self, word: &[usize], lasso: &Lasso, stats: &mut Stats) -> Option<Analysis> {
+        if word.is_empty() {
+            return None;
+        }
+        match self.infeasible(&self.program.formulas(word), stats) {
+            Ok(None) => None,
+            Ok(Some(sequences)) => {
+                let dfas = sequences.iter().map(|p| PredicateDfa::new(p, self.session.shared.clone()));
+                Some(Analysis::Refined(self.rejecting(dfas, lasso)))
+            }
+            Err(e) => Some(Analysis::Unknown(e)),
+        }
     }
 
     /// The certified automaton of a ranking function of the lasso found at `stage`, if any.

@@ -13,6 +13,19 @@ const MAX_PRODUCT: usize = 4;
 /// The large-block encoding of a CFG (call edges are left as they are). Locations are renumbered; unreachable ones
 /// are dropped.
 pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
+    encode(cfg, true)
+}
+
+/// The encoding for termination: only sequences are composed, every loop head stays, and
+/// parallel edges stay apart, so that a lasso is one path around one loop (its ranking
+/// function need not cover the loop's other paths or the loops nested in it; the learnt
+/// automata combine the paths' arguments).
+pub fn sequential_block_encoding(cfg: &Cfg) -> Cfg {
+    encode(cfg, false)
+}
+
+/// Composes sequences, and with `choices` also merges parallel edges and removes loop heads.
+fn encode(cfg: &Cfg, choices: bool) -> Cfg {
     let mut g = Graph { edges: vec![], ins: vec![BTreeSet::new(); cfg.locs.len()], outs: vec![BTreeSet::new(); cfg.locs.len()] };
     for e in &cfg.edges {
         g.add(e.clone());
@@ -23,9 +36,9 @@ pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
     let heads: BTreeSet<LocId> = cfg.loop_heads().into_iter().collect();
     let (others, heads): (Vec<LocId>, Vec<LocId>) = (0..cfg.locs.len()).filter(|&l| !keep(l)).partition(|l| !heads.contains(l));
     loop {
-        let mut changed = merge_parallel(&mut g);
+        let mut changed = choices && merge_parallel(&mut g);
         changed |= remove_locations(&mut g, &others);
-        if !changed {
+        if !changed && choices {
             changed = remove_locations(&mut g, &heads);
         }
         if !changed {

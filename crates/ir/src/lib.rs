@@ -24,5 +24,5 @@ pub use accel::accelerate;
 pub use cell_templates::cell_candidates;
 pub use cells::cell_abstraction;
 pub use inline::{prepare, PrepareError};
-pub use lbe::large_block_encoding;
+pub use lbe::{large_block_encoding, sequential_block_encoding};
 pub use nested::{prepare_nested, NestedProgram, ReturnLetter};
