@@ -1,20 +1,27 @@
 //! Büchi automata for termination. The program automaton is an [`Nfa`] read as a Büchi
 //! automaton (a run is accepting when it visits accepting states infinitely often); the
-//! subtrahends are deterministic Büchi automata with accepting transitions, computed lazily
-//! ([`LazyDba`]). A word of the difference is a lasso `stem loop^ω`: a cycle of the product
-//! through an accepting state of the program automaton on which no subtrahend takes an
-//! accepting transition (a deterministic automaton's run on `stem loop^ω` ends in that cycle,
-//! so it rejects the word).
+//! subtrahends are deterministic automata computed lazily ([`LazyDba`]) whose runs accept
+//! when they take accepting transitions infinitely often and breaking transitions only
+//! finitely often (a Streett pair; without breaking transitions, a Büchi condition). A word
+//! of the difference is a lasso `stem loop^ω`: a cycle of the product through an accepting
+//! state of the program automaton on which every subtrahend takes a breaking transition or
+//! no accepting one (a deterministic automaton's run on `stem loop^ω` ends in that cycle, so
+//! it rejects the word).
 
 use crate::{Interrupted, LazyDfa, Letter, Nfa, ProductState};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
-/// A deterministic Büchi automaton whose transitions are computed on demand; a run is
-/// accepting when it takes accepting transitions infinitely often. `None` (from [`LazyDfa`])
-/// is an accepting sink: every infinite word that reaches it is accepted.
+/// A deterministic automaton whose transitions are computed on demand; a run is accepting
+/// when it takes accepting transitions infinitely often and breaking ones finitely often.
+/// `None` (from [`LazyDfa`]) is an accepting sink: every infinite word that reaches it is
+/// accepted.
 pub trait LazyDba: LazyDfa {
     /// Whether the transition from `state` under `letter` is accepting.
     fn accepting(&self, state: usize, letter: Letter) -> bool;
+    /// Whether the transition from `state` under `letter` is breaking.
+    fn breaking(&self, _state: usize, _letter: Letter) -> bool {
+        false
+    }
 }
 
 /// An ultimately periodic word `stem loop^ω` (`loop` is not empty).
@@ -33,6 +40,23 @@ struct Product {
     parent: Vec<Option<(usize, Letter)>>,
 }
 
+/// A product transition: its state and the index of the edge among the state's.
+type EdgeRef = (usize, usize);
+
+/// Which subtrahends accept, and which break, on each product transition.
+struct Marks {
+    accepting: Vec<Vec<Vec<usize>>>,
+    breaking: Vec<Vec<Vec<usize>>>,
+}
+
+/// A set of product states whose cycles are in the difference: a strongly connected
+/// component of the transitions still allowed, and one breaking transition of each subtrahend
+/// that accepts on one of them (a cycle through all of those is a lasso's loop).
+struct Component {
+    states: Vec<usize>,
+    required: Vec<EdgeRef>,
+}
+
 /// A shortest lasso (shortest stem plus cycle over the candidate hondas) of
 /// `L(nba) \ ⋃ L(subtrahends)`, `None` if the difference is empty. `interrupt` is polled
 /// regularly; returning `Some(reason)` stops the search.
@@ -41,22 +65,21 @@ pub fn shortest_lasso_in_difference(
     subtrahends: &mut [&mut dyn LazyDba],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<Option<Lasso>, Interrupted> {
-    let Some(mut product) = explore(nba, subtrahends, interrupt)? else { return Ok(None) };
-    // A cycle may only take transitions on which no subtrahend accepts.
-    for (id, edges) in product.edges.iter_mut().enumerate() {
-        let ds = &product.states[id].1;
-        edges.retain(|&(letter, _)| ds.iter().zip(subtrahends.iter()).all(|(&s, d)| !d.accepting(s, letter)));
-    }
+    let Some(product) = explore(nba, subtrahends, interrupt)? else { return Ok(None) };
+    let marks = marks(&product, subtrahends);
+    let mut allowed: Vec<Vec<bool>> = product.edges.iter().map(|es| vec![true; es.len()]).collect();
+    let components = components(&product.edges, &marks, &mut allowed);
     let mut component = vec![usize::MAX; product.states.len()];
     let mut hondas = vec![];
-    for (c, scc) in sccs(&product.edges).into_iter().enumerate() {
-        for s in scc {
+    for (c, comp) in components.iter().enumerate() {
+        for &s in &comp.states {
             component[s] = c;
             if nba.accepting.get(product.states[s].0).copied().unwrap_or(false) {
                 hondas.push(s);
             }
         }
     }
+    let usable = |v: usize, k: usize| allowed[v][k] && component[product.edges[v][k].1] == component[v];
     // Ids are in breadth-first order, so stems only grow along the sorted candidates.
     hondas.sort_unstable();
     let mut best: Option<Lasso> = None;
@@ -65,12 +88,63 @@ pub fn shortest_lasso_in_difference(
         if best.as_ref().is_some_and(|b| stem.len() + 1 >= b.stem.len() + b.looped.len()) {
             break;
         }
-        let Some(looped) = cycle(&product.edges, &component, h) else { continue };
+        let required = &components[component[h]].required;
+        let Some(looped) = cycle_through(&product.edges, &usable, h, required) else { continue };
         if best.as_ref().is_none_or(|b| stem.len() + looped.len() < b.stem.len() + b.looped.len()) {
             best = Some(Lasso { stem, looped, honda: product.states[h].0 });
         }
     }
     Ok(best)
+}
+
+fn marks(product: &Product, subtrahends: &[&mut dyn LazyDba]) -> Marks {
+    let of = |test: &dyn Fn(&dyn LazyDba, usize, Letter) -> bool| -> Vec<Vec<Vec<usize>>> {
+        let at = |id: usize, letter: Letter| -> Vec<usize> {
+            let ds = &product.states[id].1;
+            (0..subtrahends.len()).filter(|&i| test(&*subtrahends[i], ds[i], letter)).collect()
+        };
+        product.edges.iter().enumerate().map(|(id, es)| es.iter().map(|&(letter, _)| at(id, letter)).collect()).collect()
+    };
+    Marks { accepting: of(&|d, s, l| d.accepting(s, l)), breaking: of(&|d, s, l| d.breaking(s, l)) }
+}
+
+/// The components whose cycles are in the difference (the emptiness check of Streett
+/// automata): in a strongly connected component where some subtrahend accepts but never
+/// breaks, no cycle of the difference may take that subtrahend's accepting transitions; they
+/// are disallowed and the component is split again.
+fn components(edges: &[Vec<(Letter, usize)>], marks: &Marks, allowed: &mut [Vec<bool>]) -> Vec<Component> {
+    let mut found = vec![];
+    let mut pending: Vec<Vec<usize>> = vec![(0..edges.len()).collect()];
+    while let Some(states) = pending.pop() {
+        for scc in sccs(edges, &states, &|v, k| allowed[v][k]) {
+            let inside: BTreeSet<usize> = scc.iter().copied().collect();
+            let internal: Vec<EdgeRef> = scc
+                .iter()
+                .flat_map(|&v| (0..edges[v].len()).map(move |k| (v, k)))
+                .filter(|&(v, k)| allowed[v][k] && inside.contains(&edges[v][k].1))
+                .collect();
+            let accepting: BTreeSet<usize> = internal.iter().flat_map(|&(v, k)| marks.accepting[v][k].iter().copied()).collect();
+            let mut breaking: BTreeMap<usize, EdgeRef> = BTreeMap::new();
+            for &(v, k) in &internal {
+                for &i in &marks.breaking[v][k] {
+                    breaking.entry(i).or_insert((v, k));
+                }
+            }
+            let violated: BTreeSet<usize> = accepting.iter().filter(|i| !breaking.contains_key(i)).copied().collect();
+            if violated.is_empty() {
+                let required = accepting.iter().map(|i| breaking[i]).collect();
+                found.push(Component { states: scc, required });
+                continue;
+            }
+            for &(v, k) in &internal {
+                if marks.accepting[v][k].iter().any(|i| violated.contains(i)) {
+                    allowed[v][k] = false;
+                }
+            }
+            pending.push(scc);
+        }
+    }
+    found
 }
 
 /// Breadth-first exploration of the product; `None` when a subtrahend's initial state is
@@ -123,13 +197,17 @@ fn explore(
     Ok(Some(p))
 }
 
-/// The strongly connected components (Tarjan's algorithm, iterative) of the graph that
-/// contain a cycle (more than one node, or a self-loop).
-fn sccs(edges: &[Vec<(Letter, usize)>]) -> Vec<Vec<usize>> {
+/// The strongly connected components (Tarjan's algorithm, iterative) of the graph on the
+/// states `within` and the transitions `keep` allows, that contain a cycle (more than one
+/// state, or a self-loop).
+fn sccs(edges: &[Vec<(Letter, usize)>], within: &[usize], keep: &dyn Fn(usize, usize) -> bool) -> Vec<Vec<usize>> {
     let n = edges.len();
+    let mut member = vec![false; n];
+    within.iter().for_each(|&v| member[v] = true);
+    let kept = |v: usize, k: usize| keep(v, k) && member[edges[v][k].1];
     let (mut index, mut low, mut on_stack) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
     let (mut stack, mut out, mut counter) = (vec![], vec![], 0);
-    for root in 0..n {
+    for &root in within {
         if index[root] != usize::MAX {
             continue;
         }
@@ -142,7 +220,11 @@ fn sccs(edges: &[Vec<(Letter, usize)>]) -> Vec<Vec<usize>> {
         on_stack[root] = true;
         while let Some(&mut (v, ref mut next)) = work.last_mut() {
             if let Some(&(_, w)) = edges[v].get(*next) {
+                let k = *next;
                 *next += 1;
+                if !kept(v, k) {
+                    continue;
+                }
                 if index[w] == usize::MAX {
                     index[w] = counter;
                     low[w] = counter;
@@ -168,7 +250,7 @@ fn sccs(edges: &[Vec<(Letter, usize)>]) -> Vec<Vec<usize>> {
                         break;
                     }
                 }
-                let cyclic = scc.len() > 1 || edges[v].iter().any(|&(_, w)| w == v);
+                let cyclic = scc.len() > 1 || (0..edges[v].len()).any(|k| kept(v, k) && edges[v][k].1 == v);
                 if cyclic {
                     out.push(scc);
                 }
@@ -178,20 +260,38 @@ fn sccs(edges: &[Vec<(Letter, usize)>]) -> Vec<Vec<usize>> {
     out
 }
 
-/// A shortest cycle from `h` back to `h` within its strongly connected `component`
-/// (breadth-first).
-fn cycle(edges: &[Vec<(Letter, usize)>], component: &[usize], h: usize) -> Option<Vec<Letter>> {
+/// A cycle from `h` back to `h` over the `usable` transitions that takes every `required`
+/// one (in that order, each reached by a shortest path); a shortest cycle when none is
+/// required.
+fn cycle_through(edges: &[Vec<(Letter, usize)>], usable: &dyn Fn(usize, usize) -> bool, h: usize, required: &[EdgeRef]) -> Option<Vec<Letter>> {
+    let mut word = vec![];
+    let mut at = h;
+    for &(v, k) in required {
+        if at != v {
+            word.extend(path(edges, usable, at, v)?);
+        }
+        word.push(edges[v][k].0);
+        at = edges[v][k].1;
+    }
+    if at != h || word.is_empty() {
+        word.extend(path(edges, usable, at, h)?);
+    }
+    Some(word)
+}
+
+/// A shortest non-empty path from `from` to `to` over the `usable` transitions (breadth-first).
+fn path(edges: &[Vec<(Letter, usize)>], usable: &dyn Fn(usize, usize) -> bool, from: usize, to: usize) -> Option<Vec<Letter>> {
     let mut parent: HashMap<usize, (usize, Letter)> = HashMap::new();
-    let mut queue = VecDeque::from([h]);
+    let mut queue = VecDeque::from([from]);
     while let Some(v) = queue.pop_front() {
-        for &(letter, w) in &edges[v] {
-            if component[w] != component[h] {
+        for (k, &(letter, w)) in edges[v].iter().enumerate() {
+            if !usable(v, k) {
                 continue;
             }
-            if w == h {
+            if w == to {
                 let mut word = vec![letter];
                 let mut at = v;
-                while at != h {
+                while at != from {
                     let (p, l) = parent[&at];
                     word.push(l);
                     at = p;
@@ -231,6 +331,28 @@ mod tests {
         }
     }
 
+    /// Accepts the words with infinitely many letters of `good` and finitely many `bad`.
+    struct Streett {
+        good: Vec<Letter>,
+        bad: Letter,
+    }
+    impl LazyDfa for Streett {
+        fn initial(&mut self) -> Option<usize> {
+            Some(0)
+        }
+        fn successor(&mut self, _: usize, _: Letter) -> Option<usize> {
+            Some(0)
+        }
+    }
+    impl LazyDba for Streett {
+        fn accepting(&self, _: usize, letter: Letter) -> bool {
+            self.good.contains(&letter)
+        }
+        fn breaking(&self, _: usize, letter: Letter) -> bool {
+            letter == self.bad
+        }
+    }
+
     /// 0 -a-> 1; 1 -b-> 1; 1 -c-> 2; 2 -d-> 1 (every state accepting).
     fn two_loops() -> Nfa {
         Nfa { initial: 0, transitions: vec![vec![(0, 1)], vec![(1, 1), (2, 2)], vec![(3, 1)]], accepting: vec![true; 3] }
@@ -250,6 +372,19 @@ mod tests {
         // Words with infinitely many `b` or infinitely many `d`: all of them.
         let (mut no_b, mut no_d) = (InfinitelyOften { good: 1 }, InfinitelyOften { good: 3 });
         let r = shortest_lasso_in_difference(&two_loops(), &mut [&mut no_b, &mut no_d], &mut |_| None).unwrap();
+        assert_eq!(r, None);
+    }
+
+    #[test]
+    fn a_cycle_that_breaks_infinitely_often_stays() {
+        // b^ω is accepted; (cd)^ω accepts on c but breaks on d, so it stays
+        let mut sub = Streett { good: vec![1, 2], bad: 3 };
+        let r = shortest_lasso_in_difference(&two_loops(), &mut [&mut sub], &mut |_| None).unwrap();
+        assert_eq!(r, Some(Lasso { stem: vec![0], looped: vec![2, 3], honda: 1 }));
+        // automata for infinitely many b and infinitely many c remove everything
+        let (mut sub, mut c_often) = (Streett { good: vec![1, 2], bad: 3 }, InfinitelyOften { good: 2 });
+        let mut b_often = InfinitelyOften { good: 1 };
+        let r = shortest_lasso_in_difference(&two_loops(), &mut [&mut sub, &mut c_often, &mut b_often], &mut |_| None).unwrap();
         assert_eq!(r, None);
     }
 

@@ -67,6 +67,20 @@ impl<'a> Program<'a> {
         word.iter().fold(TransFormula::skip(), |tf, &l| tf.sequence(&self.letters[l].formula))
     }
 
+    /// The same word with its honda at a location the loop passes only once, if its own is
+    /// passed more often (a rank certificate saves at every visit of the honda: a ranking
+    /// function of the whole loop need not decrease between two visits within a round).
+    fn rotated(&self, lasso: Lasso) -> Lasso {
+        let sources: Vec<usize> = lasso.looped.iter().map(|&l| self.letters[l].edge.src).collect();
+        let once = |loc: &usize| sources.iter().filter(|&s| s == loc).count() == 1;
+        if once(&lasso.honda) {
+            return lasso;
+        }
+        let Some(k) = sources.iter().position(once) else { return lasso };
+        let (stem, looped) = ([&lasso.stem, &lasso.looped[..k]].concat(), [&lasso.looped[k..], &lasso.looped[..k]].concat());
+        Lasso { stem, looped, honda: sources[k] }
+    }
+
     /// The first over-approximating statement of a word, if any.
     fn overapprox(&self, word: &[usize]) -> Option<String> {
         word.iter().find_map(|&l| self.letters[l].edge.overapprox.clone())
@@ -76,6 +90,10 @@ impl<'a> Program<'a> {
 impl LazyDba for PredicateDfa {
     fn accepting(&self, state: usize, letter: usize) -> bool {
         PredicateDfa::accepting(self, state, letter)
+    }
+
+    fn breaking(&self, state: usize, letter: usize) -> bool {
+        PredicateDfa::breaking(self, state, letter)
     }
 }
 
@@ -136,6 +154,7 @@ impl Run<'_> {
                 Ok(None) => return Verdict::Safe,
                 Ok(Some(l)) => l,
             };
+            let lasso = self.program.rotated(lasso);
             tracing::debug!(iteration = stats.iterations, "lasso: stem {:?} loop {:?}", lasso.stem, lasso.looped);
             stats.lassos += 1;
             match self.analyse(&lasso, dfas.len(), stats) {
@@ -291,20 +310,30 @@ impl Run<'_> {
         }
         tracing::debug!(template = %rf.template, "certificate {accepting}; predicates: {}", preds.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("  |  "));
         let key_offset = self.program.letters.len() * (learnt + 1);
-        let saving = self.program.nba.transitions[lasso.honda].iter().map(|&(l, _)| l).collect();
-        let certificate = Certificate { accepting, assign, initially: first_visit, saving, key_offset };
-        let dfa = PredicateDfa::certified(&preds, certificate, self.session.shared.clone());
-        let kept = self.rejecting(std::iter::once(dfa), lasso);
-        if kept.is_empty() {
+        let saving: std::collections::BTreeSet<usize> = self.program.nba.transitions[lasso.honda].iter().map(|&(l, _)| l).collect();
+        // saving at every visit generalizes to lassos that visited the loop before; a loop
+        // that passes its head more than once may need saves at the accepting visits only
+        let certified = |every_visit| {
+            let certificate = Certificate {
+                accepting: accepting.clone(),
+                assign: assign.clone(),
+                initially: first_visit.clone(),
+                saving: saving.clone(),
+                every_visit,
+                key_offset,
+            };
+            PredicateDfa::certified(&preds, certificate, self.session.shared.clone())
+        };
+        let Some(kept) = [true, false].into_iter().map(certified).find_map(|mut d| rejects(&mut d, lasso).then_some(d)) else {
             return Analysis::Unknown(format!("the ranking function of the lasso at {} could not be generalized", self.honda_pos(lasso)));
-        }
+        };
         self.rankings.push(Ranking {
             pos: lasso.looped.first().and_then(|&l| self.program.letters[l].edge.pos.clone()),
             template: rf.template.to_string(),
             components: rf.components.clone(),
             supporting_invariants: rf.supporting_invariants.clone(),
         });
-        Analysis::Refined(kept)
+        Analysis::Refined(vec![kept])
     }
 
     /// The lasso as source steps, its stem leading to the argument's state at the loop head.
@@ -341,8 +370,8 @@ impl Run<'_> {
     }
 }
 
-/// Whether the automaton rejects the lasso: its run on `stem loop^ω` reaches the sink, or
-/// takes an accepting transition in every round of the cycle it ends in.
+/// Whether the automaton removes the lasso: its run on `stem loop^ω` reaches the sink, or
+/// the cycle of rounds it ends in takes an accepting transition and no breaking one.
 fn rejects(dfa: &mut PredicateDfa, lasso: &Lasso) -> bool {
     use automata::LazyDfa;
     let Some(mut state) = dfa.initial() else { return true };
@@ -352,23 +381,26 @@ fn rejects(dfa: &mut PredicateDfa, lasso: &Lasso) -> bool {
             None => return true,
         }
     }
-    // The state at the start of each round, and whether the round visited an accepting state.
+    // The state at the start of each round, and whether the round took an accepting and a
+    // breaking transition.
     let mut rounds: HashMap<usize, usize> = HashMap::new();
-    let mut accepting_round: Vec<bool> = vec![];
+    let mut marks: Vec<(bool, bool)> = vec![];
     while rounds.len() < MAX_LOOP_UNROLLINGS {
         if let Some(&first) = rounds.get(&state) {
-            return accepting_round[first..].iter().any(|&a| a);
+            let cycle = &marks[first..];
+            return cycle.iter().any(|&(a, _)| a) && !cycle.iter().any(|&(_, b)| b);
         }
-        rounds.insert(state, accepting_round.len());
-        let mut accepting = false;
+        rounds.insert(state, marks.len());
+        let (mut accepting, mut breaking) = (false, false);
         for &l in &lasso.looped {
             accepting |= dfa.accepting(state, l);
+            breaking |= dfa.breaking(state, l);
             match dfa.successor(state, l) {
                 Some(s) => state = s,
                 None => return true,
             }
         }
-        accepting_round.push(accepting);
+        marks.push((accepting, breaking));
     }
     false
 }

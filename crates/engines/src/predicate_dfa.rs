@@ -6,7 +6,8 @@
 //! For termination an automaton may carry a rank [`Certificate`]: a transition by a letter
 //! that leaves the loop head, from a state that contains the certificate's predicate, is
 //! accepting and first saves the ranking function's value (`old := f(x)`), so that every
-//! infinite word it accepts has no execution (Büchi interpolant automata, `crate::buchi`).
+//! infinite word it accepts has no execution (Büchi interpolant automata, `crate::buchi`;
+//! with a Streett pair when every visit saves).
 
 use crate::budget::QueryBudget;
 use automata::{LazyDfa, LazyDnwa, Letter};
@@ -34,13 +35,20 @@ pub struct Shared {
 /// letters (those that leave the loop head) from a state containing `accepting` (a predicate
 /// that says "the rank decreased since the last save, or nothing was saved yet") is
 /// accepting and runs `assign` (save the rank, clear the nothing-saved flag) before the
-/// letter; the initial state holds `initially` (the flag). Saves happen exactly on accepting
-/// transitions, so infinitely many of them would make the rank decrease forever.
+/// letter; the initial state holds `initially` (the flag).
+///
+/// Without `every_visit`, saves happen exactly on accepting transitions, so infinitely many
+/// of them would make the rank decrease forever. With `every_visit`, every saving letter
+/// saves, and one from a state without `accepting` is breaking: a run accepts when from some
+/// point on every visit of the loop head finds the rank decreased since the previous one, so
+/// the automaton also accepts a lasso whose stem ran the loop before (with the rank saved
+/// then) or left it and came back.
 pub struct Certificate {
     pub accepting: Term,
     pub assign: TransFormula,
     pub initially: Term,
     pub saving: BTreeSet<Letter>,
+    pub every_visit: bool,
     /// Letter `l` after `assign` is letter `key_offset + l` for the Hoare cache.
     pub key_offset: usize,
 }
@@ -87,9 +95,23 @@ impl PredicateDfa {
     /// Whether the transition from `state` by `letter` is accepting (a saving letter from a
     /// state that contains the rank certificate's predicate).
     pub fn accepting(&self, state: usize, letter: Letter) -> bool {
-        self.certificate
-            .as_ref()
-            .is_some_and(|c| c.saving.contains(&letter) && self.states[state].iter().any(|&i| self.preds[i] == c.accepting))
+        self.certificate.as_ref().is_some_and(|c| c.saving.contains(&letter) && self.holds(state, &c.accepting))
+    }
+
+    /// Whether the transition from `state` by `letter` is breaking (a saving letter from a
+    /// state without the certificate's predicate, when every visit saves).
+    pub fn breaking(&self, state: usize, letter: Letter) -> bool {
+        self.certificate.as_ref().is_some_and(|c| c.every_visit && c.saving.contains(&letter) && !self.holds(state, &c.accepting))
+    }
+
+    /// Whether the predicate is one of the state's.
+    fn holds(&self, state: usize, pred: &Term) -> bool {
+        self.states[state].iter().any(|&i| self.preds[i] == *pred)
+    }
+
+    /// Whether the transition from `state` by `letter` saves the rank first.
+    fn saves(&self, state: usize, letter: Letter) -> bool {
+        self.certificate.as_ref().is_some_and(|c| if c.every_visit { c.saving.contains(&letter) } else { self.accepting(state, letter) })
     }
 
     /// Number of determinized states built so far.
@@ -192,7 +214,7 @@ impl LazyDfa for PredicateDfa {
             return t;
         }
         let pre = self.state_formula(state);
-        let target = match self.certificate.as_ref().filter(|_| self.accepting(state, letter)) {
+        let target = match self.certificate.as_ref().filter(|_| self.saves(state, letter)) {
             Some(c) => {
                 let (key, tf) = (c.key_offset + letter, c.assign.sequence(&self.shared.borrow().letters[letter]));
                 self.post_state(&|d, q| d.valid_keyed(&pre, key, &tf, q))
