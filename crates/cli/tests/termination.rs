@@ -49,6 +49,9 @@ fn own_programs_give_their_verdicts() {
         ("nonterm-stuck.c", "FALSE(termination)"),
         // an empty loop is a cycle of the CFG, not a location without successors
         ("nonterm-empty-loop.c", "FALSE(termination)"),
+        // the inner loop's lassos come back to it after the outer loop went around
+        ("term-nested-loops.c", "TRUE"),
+        ("nonterm-nested-loops.c", "FALSE(termination)"),
     ] {
         assert_eq!(verdict(&own(name), &TERMINATION), expected, "{name}");
     }
@@ -111,4 +114,11 @@ fn recursion_descends_into_calls_and_steps_over_them() {
         assert!(out.starts_with("UNKNOWN\n"), "{out}");
         assert!(out.contains("a recursive call's effect"), "{out}");
     }
+}
+
+#[test]
+fn nested_loops_get_a_ranking_function_each() {
+    let out = output(&own("term-nested-loops.c"), &TERMINATION);
+    assert!(out.contains("term-nested-loops.c:8:5: affine (x)"), "{out}");
+    assert!(out.contains("term-nested-loops.c:10:9: affine ((x + ((-1) * y)))"), "{out}");
 }
