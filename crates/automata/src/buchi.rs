@@ -263,7 +263,12 @@ fn sccs(edges: &[Vec<(Letter, usize)>], within: &[usize], keep: &dyn Fn(usize, u
 /// A cycle from `h` back to `h` over the `usable` transitions that takes every `required`
 /// one (in that order, each reached by a shortest path); a shortest cycle when none is
 /// required.
-fn cycle_through(edges: &[Vec<(Letter, usize)>], usable: &dyn Fn(usize, usize) -> bool, h: usize, required: &[EdgeRef]) -> Option<Vec<Letter>> {
+fn cycle_through(
+    edges: &[Vec<(Letter, usize)>],
+    usable: &dyn Fn(usize, usize) -> bool,
+    h: usize,
+    required: &[EdgeRef],
+) -> Option<Vec<Letter>> {
     let mut word = vec![];
     let mut at = h;
     for &(v, k) in required {
