@@ -81,6 +81,21 @@ impl<'a> Program<'a> {
         Lasso { stem, looped, honda: sources[k] }
     }
 
+    /// The loop split where it passes its honda: rounds from the honda back to it, each
+    /// distinct round once (one round when the loop passes the honda only at its start).
+    fn rounds(&self, lasso: &Lasso) -> Vec<Vec<usize>> {
+        let mut rounds: Vec<Vec<usize>> = vec![];
+        for (i, &l) in lasso.looped.iter().enumerate() {
+            if i == 0 || self.letters[l].edge.src == lasso.honda {
+                rounds.push(vec![]);
+            }
+            rounds.last_mut().into_iter().for_each(|r| r.push(l));
+        }
+        rounds.sort();
+        rounds.dedup();
+        rounds
+    }
+
     /// The first over-approximating statement of a word, if any.
     fn overapprox(&self, word: &[usize]) -> Option<String> {
         word.iter().find_map(|&l| self.letters[l].edge.overapprox.clone())
@@ -181,9 +196,24 @@ impl Run<'_> {
         let settings =
             lasso::Settings { timeout_ms: self.session.budget.next_ms(), deadline: self.config.deadline, ..lasso::Settings::default() };
         // cheap arguments first: linear ranking problems, a loop that cannot run twice, then
-        // nontermination, then the non-linear ranking problems that can take the whole time limit
-        if let Some(found) = self.ranked(lasso, &l, lasso::Stage::Linear, &settings, learnt, stats) {
-            return found;
+        // nontermination, then the non-linear ranking problems that can take the whole time
+        // limit. A loop that passes its honda several times first gets a ranking function that
+        // decreases in each of its rounds (its certificate can save at every visit). A ranking
+        // function whose certificate does not remove the lasso leaves the next one a chance.
+        let rounds = self.program.rounds(lasso);
+        let whole_loop = vec![lasso.looped.clone()];
+        let mut ranking_problems = vec![(whole_loop, l.clone())];
+        if rounds.len() > 1 {
+            let each: Vec<TransFormula> = rounds.iter().map(|r| self.program.composed(r)).collect();
+            ranking_problems.insert(0, (rounds, lasso::Lasso { stem: l.stem.clone(), looped: TransFormula::choice(&each) }));
+        }
+        let mut not_generalized = None;
+        for (rounds, problem) in &ranking_problems {
+            match self.ranked(lasso, rounds, problem, lasso::Stage::Linear, &settings, learnt, stats) {
+                Some(Analysis::Unknown(why)) => not_generalized = Some(why),
+                Some(found) => return found,
+                None => {}
+            }
         }
         let twice = [whole.as_slice(), lasso.looped.as_slice()].concat();
         if let Some(found) = self.refined_if_infeasible(&twice, lasso, stats) {
@@ -206,13 +236,17 @@ impl Run<'_> {
                 Err(e) => tracing::debug!("no nontermination argument: {e}"),
             }
         }
-        if let Some(found) = self.ranked(lasso, &l, lasso::Stage::Nonlinear, &settings, learnt, stats) {
-            return found;
+        for (rounds, problem) in &ranking_problems {
+            match self.ranked(lasso, rounds, problem, lasso::Stage::Nonlinear, &settings, learnt, stats) {
+                Some(Analysis::Unknown(why)) => not_generalized = Some(why),
+                Some(found) => return found,
+                None => {}
+            }
         }
-        Analysis::Unknown(match overapprox {
+        Analysis::Unknown(not_generalized.unwrap_or_else(|| match overapprox {
             Some(why) => format!("no ranking function for a lasso whose statements over-approximate ({why})"),
             None => format!("no ranking function and no nontermination argument for the lasso at {}", self.honda_pos(lasso)),
-        })
+        }))
     }
 
     /// The automata that remove the lasso if `word`, a finite part of it, is infeasible (those
@@ -231,10 +265,13 @@ impl Run<'_> {
         }
     }
 
-    /// The certified automaton of a ranking function of the lasso found at `stage`, if any.
+    /// The certified automaton of a ranking function of `l` found at `stage`, if any: `l` is
+    /// the lasso's stem and the choice of its `rounds`.
+    #[allow(clippy::too_many_arguments)]
     fn ranked(
         &mut self,
         lasso: &Lasso,
+        rounds: &[Vec<usize>],
         l: &lasso::Lasso,
         stage: lasso::Stage,
         settings: &lasso::Settings,
@@ -245,7 +282,7 @@ impl Run<'_> {
         match timed(&mut stats.time_lasso_ms, || lasso::ranking_function(l, &settings)) {
             Ok(Some(rf)) => {
                 *stats.ranking_templates.entry(rf.template.to_string()).or_default() += 1;
-                Some(self.certified(lasso, &rf, learnt, stats))
+                Some(self.certified(lasso, rounds, &rf, learnt, stats))
             }
             Ok(None) => None,
             Err(e) => {
@@ -285,7 +322,14 @@ impl Run<'_> {
     }
 
     /// The rank-certified automaton of a ranking function for the lasso.
-    fn certified(&mut self, lasso: &Lasso, rf: &lasso::RankingFunction, learnt: usize, stats: &mut Stats) -> Analysis {
+    fn certified(
+        &mut self,
+        lasso: &Lasso,
+        rounds: &[Vec<usize>],
+        rf: &lasso::RankingFunction,
+        learnt: usize,
+        stats: &mut Stats,
+    ) -> Analysis {
         let old: Vec<Term> = (0..rf.components.len()).map(|i| Term::var(&format!("#oldrnk{i}"), Sort::Int)).collect();
         let first_visit = Term::var("#unseeded", Sort::Bool);
         let invariant = and(&rf.supporting_invariants);
@@ -293,15 +337,19 @@ impl Run<'_> {
         let mut saves: Vec<(Term, Term)> = old.iter().cloned().zip(rf.components.iter().cloned()).collect();
         saves.push((first_visit.clone(), ff()));
         let assign = Stmt::Assign(saves).trans_formula();
-        // The stem establishes the supporting invariants; the loop, entered where the
+        // The stem establishes the supporting invariants; each round, entered where the
         // accepting predicate holds, saves the rank and returns to it.
         let mut stem_trace = self.program.formulas(&lasso.stem);
         stem_trace.push(TransFormula::assume(&not(&invariant)));
-        let mut loop_trace = vec![TransFormula::assume(&accepting), assign.clone()];
-        loop_trace.extend(self.program.formulas(&lasso.looped));
-        loop_trace.push(TransFormula::assume(&not(&accepting)));
+        let round_traces = rounds.iter().map(|r| {
+            let mut trace = vec![TransFormula::assume(&accepting), assign.clone()];
+            trace.extend(self.program.formulas(r));
+            trace.push(TransFormula::assume(&not(&accepting)));
+            trace
+        });
+        let traces: Vec<Vec<TransFormula>> = std::iter::once(stem_trace).chain(round_traces).collect();
         let mut preds = vec![];
-        for trace in [stem_trace, loop_trace] {
+        for trace in traces {
             match self.infeasible(&trace, stats) {
                 Ok(Some(sequences)) => preds.extend(sequences.into_iter().flatten()),
                 Ok(None) => return Analysis::Unknown("the ranking function's certificate does not hold on the lasso".into()),
