@@ -121,6 +121,12 @@ struct Cli {
     #[arg(long)]
     no_large_blocks: bool,
 
+    /// The ranking template families termination tries, comma-separated (they are tried in the
+    /// order affine, nested with 2-4 components, multiphase with 2-4 phases, lexicographic
+    /// with 2-3 components).
+    #[arg(long, value_name = "FAMILIES", value_delimiter = ',', default_value = "affine,nested,multiphase,lexicographic")]
+    ranking_templates: Vec<engines::RankingFamily>,
+
     /// Do not add accelerated loops (k iterations at once of a loop whose body adds constants
     /// to integer variables under a linear guard).
     #[arg(long)]
@@ -216,6 +222,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         cancel: Default::default(),
         jobs: cli.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize),
         termination,
+        ranking_families: cli.ranking_templates.clone(),
     };
     let mut outcome = verify_on_worker(program, &config)?;
     let mut switched = None;

@@ -122,3 +122,14 @@ fn nested_loops_get_a_ranking_function_each() {
     assert!(out.contains("term-nested-loops.c:8:5: affine (x)"), "{out}");
     assert!(out.contains("term-nested-loops.c:10:9: affine ((x + ((-1) * y)))"), "{out}");
 }
+
+#[test]
+fn ranking_template_families_can_be_switched_off() {
+    let f = own("term-nested-rank.bpl");
+    let out = output(&f, &TERMINATION);
+    assert!(out.contains(": nested-2 (y, x)"), "{out}");
+    let affine = [&TERMINATION[..], &["--ranking-templates", "affine"]].concat();
+    assert_eq!(verdict(&f, &affine), "UNKNOWN");
+    let multiphase = [&TERMINATION[..], &["--ranking-templates", "affine,multiphase"]].concat();
+    assert!(output(&f, &multiphase).contains(": multiphase-2 ("));
+}

@@ -193,8 +193,11 @@ impl Run<'_> {
             }
         }
         let l = lasso::Lasso { stem: self.program.composed(&lasso.stem), looped: self.program.composed(&lasso.looped) };
-        let settings =
-            lasso::Settings { timeout_ms: self.session.budget.next_ms(), deadline: self.config.deadline, ..lasso::Settings::default() };
+        let settings = lasso::Settings {
+            timeout_ms: self.session.budget.next_ms(),
+            deadline: self.config.deadline,
+            ..lasso::Settings::with_families(&self.config.ranking_families)
+        };
         // cheap arguments first: linear ranking problems, a loop that cannot run twice, then
         // nontermination, then the non-linear ranking problems that can take the whole time
         // limit. A loop that passes its honda several times first gets a ranking function that

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 pub use annotation::{Invariant, Proof, Role};
 pub use budget::CancelToken;
+pub use lasso::Family as RankingFamily;
 pub use refine::Source;
 pub use strategy::{Engine, Prepared, Strategy, Task};
 pub use verdict::{CexStep, Counterexample, NondetValue, Outcome, SolverUse, Stats, Unknown, Verdict};
@@ -57,6 +58,8 @@ pub struct Config {
     /// Decide termination (every execution ends) instead of the reachability of error
     /// locations: only engines that decide termination run.
     pub termination: bool,
+    /// The ranking template families termination tries.
+    pub ranking_families: Vec<RankingFamily>,
 }
 
 impl Config {
@@ -82,6 +85,7 @@ impl Default for Config {
             cancel: CancelToken::default(),
             jobs: 1,
             termination: false,
+            ranking_families: RankingFamily::ALL.to_vec(),
         }
     }
 }

@@ -45,6 +45,55 @@ pub enum Template {
     Lexicographic(usize),
 }
 
+/// A family of ranking templates (each has its sizes in [`Settings::default`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Affine,
+    Nested,
+    Multiphase,
+    Lexicographic,
+}
+
+impl Family {
+    pub const ALL: [Family; 4] = [Family::Affine, Family::Nested, Family::Multiphase, Family::Lexicographic];
+
+    /// The family a template belongs to.
+    pub fn of(t: &Template) -> Family {
+        match t {
+            Template::Affine => Family::Affine,
+            Template::Nested(_) => Family::Nested,
+            Template::Multiphase(_) => Family::Multiphase,
+            Template::Lexicographic(_) => Family::Lexicographic,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Family::Affine => "affine",
+            Family::Nested => "nested",
+            Family::Multiphase => "multiphase",
+            Family::Lexicographic => "lexicographic",
+        }
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Family {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Family, String> {
+        Family::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            format!("unknown ranking template family `{s}` (one of {})", names.join(", "))
+        })
+    }
+}
+
 impl fmt::Display for Template {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -139,6 +188,15 @@ pub enum Stage {
     Linear,
     Nonlinear,
     All,
+}
+
+impl Settings {
+    /// The default settings with the templates of `families` only.
+    pub fn with_families(families: &[Family]) -> Settings {
+        let mut settings = Settings::default();
+        settings.templates.retain(|t| families.contains(&Family::of(t)));
+        settings
+    }
 }
 
 impl Default for Settings {
