@@ -2,13 +2,15 @@
 //! Büchi automaton over its statements that accepts every infinite run of its CFG. Each
 //! iteration takes a shortest lasso `stem loop^ω` of the difference with the automata learnt
 //! so far and analyses it:
-//! - a stem, a loop or a stem-and-loop that is infeasible as a finite trace is refined as in
-//!   safety: an interpolant automaton of its assertion sequence (its `false` sink accepts every
-//!   word that contains such a trace);
-//! - a feasible lasso with a ranking function (`lasso::ranking_function`) gives a
+//! - a stem, a loop, a stem-and-loop or a stem and the loop twice that is infeasible as a
+//!   finite trace is refined as in safety: an interpolant automaton of its assertion sequence
+//!   (its `false` sink accepts every word that contains such a trace);
+//! - a feasible lasso with a ranking function (`lasso::ranking_function`, for each round of a
+//!   loop that passes its honda several times, else for the whole loop) gives a
 //!   rank-certified automaton ([`Certificate`]): the stem's assertions lead to the supporting
-//!   invariants, the loop's carry the rank's old value, and its accepting states say "the rank
-//!   decreased since the last visit"; every word it accepts terminates;
+//!   invariants, the rounds' carry the rank's old value, and a visit of the honda is
+//!   accepting where "the rank decreased since the last visit" holds, breaking where it does
+//!   not; every word it accepts terminates;
 //! - a feasible lasso with a nontermination argument (`lasso::nontermination`) on exact
 //!   statements is FALSE(termination); otherwise UNKNOWN.
 //!
@@ -28,7 +30,7 @@ use refine::source::Infeasible;
 use refine::{check_trace, TraceCheck};
 use smt::build::{and, and2, eq, ff, not, or2};
 use smt::{Sort, Term};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use verdict::Ranking;
 
 /// How often the loop of a lasso is run through an automaton before its run is taken to have
@@ -361,7 +363,7 @@ impl Run<'_> {
         }
         tracing::debug!(template = %rf.template, "certificate {accepting}; predicates: {}", preds.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("  |  "));
         let key_offset = self.program.letters.len() * (learnt + 1);
-        let saving: std::collections::BTreeSet<usize> = self.program.nba.transitions[lasso.honda].iter().map(|&(l, _)| l).collect();
+        let saving: BTreeSet<usize> = self.program.nba.transitions[lasso.honda].iter().map(|&(l, _)| l).collect();
         // saving at every visit generalizes to lassos that visited the loop before; a loop
         // that passes its head more than once may need saves at the accepting visits only
         let certified = |every_visit| {
