@@ -111,11 +111,13 @@ fn marks(product: &Product, subtrahends: &[&mut dyn LazyDba]) -> Marks {
 /// The components whose cycles are in the difference (the emptiness check of Streett
 /// automata): in a strongly connected component where some subtrahend accepts but never
 /// breaks, no cycle of the difference may take that subtrahend's accepting transitions; they
-/// are disallowed and the component is split again.
+/// are disallowed and the component is split again. The components split in one round are
+/// decomposed together in the next (removing transitions joins no two of them).
 fn components(edges: &[Vec<(Letter, usize)>], marks: &Marks, allowed: &mut [Vec<bool>]) -> Vec<Component> {
     let mut found = vec![];
-    let mut pending: Vec<Vec<usize>> = vec![(0..edges.len()).collect()];
-    while let Some(states) = pending.pop() {
+    let mut pending: Vec<usize> = (0..edges.len()).collect();
+    while !pending.is_empty() {
+        let states = std::mem::take(&mut pending);
         for scc in sccs(edges, &states, &|v, k| allowed[v][k]) {
             let inside: BTreeSet<usize> = scc.iter().copied().collect();
             let internal: Vec<EdgeRef> = scc
@@ -141,7 +143,7 @@ fn components(edges: &[Vec<(Letter, usize)>], marks: &Marks, allowed: &mut [Vec<
                     allowed[v][k] = false;
                 }
             }
-            pending.push(scc);
+            pending.extend(scc);
         }
     }
     found

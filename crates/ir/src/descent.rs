@@ -25,7 +25,7 @@ use smt::Term;
 use std::collections::BTreeMap;
 
 /// Why a step over a call is not exact.
-pub const STEP_OVER: &str = "a recursive call's effect (its results and the globals it may modify are havocked)";
+const STEP_OVER: &str = "a recursive call's effect (its results and the globals it may modify are havocked)";
 
 impl NestedProgram {
     /// The unfolded CFG (see the module documentation): entry and exit are the entry
