@@ -216,6 +216,12 @@ pub enum StmtKind {
     Label(Ident),
     /// A nested block `{ .. }`.
     Block(Vec<Stmt>),
+    /// `fork ids P(args);`: starts a thread running `P` with the thread id `ids`.
+    Fork(Vec<Expr>, Ident, Vec<Expr>),
+    /// `join ids;` or `join ids assign x, y;`: waits for a thread with the id `ids` to end.
+    Join(Vec<Expr>, Vec<Ident>),
+    /// `atomic { .. }`: a block no other thread interrupts.
+    Atomic(Vec<Stmt>),
 }
 
 /// A procedure specification clause.

@@ -5,7 +5,7 @@ use crate::error::{Pos, Result};
 use crate::expr::{Local, OldMode, Resolved, Scope};
 use crate::translate::{NameAlloc, Translator};
 use ir::builder::Builder;
-use ir::{Call, Cfg, Label, SourcePos, Stmt, Violation, ViolationKind};
+use ir::{Call, Cfg, Label, SourcePos, Stmt, ThreadOp, Violation, ViolationKind};
 use smt::build::{not, tt};
 use smt::{Op, Term};
 use std::collections::{HashMap, HashSet};
@@ -40,6 +40,9 @@ struct Body<'t> {
     /// Enclosing breakable statements: their labels, exit location, and whether a loop.
     breaks: Vec<(Vec<String>, usize, bool)>,
     ret: usize,
+    /// Inside an atomic block: how many breakable statements enclose it (a jump out of it is
+    /// not supported).
+    atomic: Option<usize>,
 }
 
 /// Translates a body; returns its CFG and its local variables.
@@ -58,6 +61,7 @@ pub(crate) fn translate_body(tr: &mut Translator, input: BodyInput) -> Result<(C
         labels: HashMap::new(),
         breaks: Vec::new(),
         ret: 0,
+        atomic: None,
     };
     // the postcondition checks, between `return` and the exit
     let exit = body.b.exit;
@@ -135,7 +139,7 @@ impl Body<'_> {
                         self.collect_labels(b)?;
                     }
                 }
-                StmtKind::While(_, _, a) | StmtKind::Block(a) => self.collect_labels(a)?,
+                StmtKind::While(_, _, a) | StmtKind::Block(a) | StmtKind::Atomic(a) => self.collect_labels(a)?,
                 _ => {}
             }
         }
@@ -325,6 +329,9 @@ impl Body<'_> {
                 self.b.jump(end?, head, sp);
                 Ok(after)
             }
+            StmtKind::Goto(_) | StmtKind::Return if self.atomic.is_some() => {
+                Err(self.tr.unsupported(pos, "jumps out of an `atomic` block are not supported"))
+            }
             StmtKind::Break(target) => {
                 let found = match target {
                     None => self.breaks.iter().rev().find(|(_, _, is_loop)| *is_loop),
@@ -337,6 +344,9 @@ impl Body<'_> {
                     };
                     return Err(self.tr.type_err(pos, msg));
                 };
+                if self.atomic.is_some_and(|outer| self.breaks.iter().rposition(|b| b.1 == dst).is_some_and(|i| i < outer)) {
+                    return Err(self.tr.unsupported(pos, "jumps out of an `atomic` block are not supported"));
+                }
                 self.b.jump(cur, dst, sp.clone());
                 Ok(self.b.loc(sp))
             }
@@ -362,7 +372,48 @@ impl Body<'_> {
                 Ok(self.b.loc(sp))
             }
             StmtKind::Block(stmts) => self.block(stmts, cur, true),
+            StmtKind::Fork(ids, callee, args) => self.fork(ids, callee, args, cur, pos),
+            StmtKind::Join(ids, lhs) => {
+                let ids = ids.iter().map(|e| self.tr.expr(e, &mut self.sc)).collect::<Result<Vec<_>>>()?;
+                let rets = lhs.iter().map(|id| self.assignable(id)).collect::<Result<Vec<_>>>()?;
+                Ok(self.thread_op(cur, ThreadOp::Join { ids, rets }, pos))
+            }
+            StmtKind::Atomic(stmts) => {
+                let outer = self.atomic.replace(self.atomic.unwrap_or(self.breaks.len()));
+                let start = self.thread_op(cur, ThreadOp::AtomicBegin, pos);
+                let end = self.block(stmts, start, true);
+                self.atomic = outer;
+                Ok(self.thread_op(end?, ThreadOp::AtomicEnd, pos))
+            }
         }
+    }
+
+    /// An edge from `cur` to a new location carrying a thread operation; the new location.
+    fn thread_op(&mut self, cur: usize, op: ThreadOp, pos: Pos) -> usize {
+        let sp = self.sp(pos);
+        let next = self.b.loc(sp.clone());
+        self.b.edge(cur, next, Label::Thread(op), sp, None);
+        next
+    }
+
+    /// `fork ids callee(args)`: the arguments are checked against the callee's parameters.
+    fn fork(&mut self, ids: &[crate::ast::Expr], callee: &Ident, args: &[crate::ast::Expr], cur: usize, pos: Pos) -> Result<usize> {
+        let Some(sig) = self.tr.procs.get(&callee.name).cloned() else {
+            return Err(self.tr.type_err(callee.pos, format!("undeclared procedure `{}`", callee.name)));
+        };
+        if args.len() != sig.params.len() {
+            return Err(self
+                .tr
+                .type_err(callee.pos, format!("procedure `{}` expects {} arguments, got {}", callee.name, sig.params.len(), args.len())));
+        }
+        let mut targs = Vec::new();
+        for (k, (a, s)) in args.iter().zip(&sig.params).enumerate() {
+            let t = self.tr.expr(a, &mut self.sc)?;
+            self.tr.expect_sort(&t, s, a.pos, &format!("argument {} of `{}`", k + 1, callee.name))?;
+            targs.push(t);
+        }
+        let ids = ids.iter().map(|e| self.tr.expr(e, &mut self.sc)).collect::<Result<Vec<_>>>()?;
+        Ok(self.thread_op(cur, ThreadOp::Fork { ids, callee: callee.name.clone(), args: targs }, pos))
     }
 
     /// Two-way branch from `cur`; a guard that simplified to a constant becomes a jump.
@@ -388,6 +439,15 @@ impl Body<'_> {
     }
 
     fn call(&mut self, lhs: &[Ident], callee: &Ident, args: &[crate::ast::Expr], cur: usize, pos: Pos) -> Result<usize> {
+        // The SV-COMP functions that delimit an atomic section, as Ultimate's dialect calls them.
+        let atomic = match callee.name.as_str() {
+            "__VERIFIER_atomic_begin" => Some(ThreadOp::AtomicBegin),
+            "__VERIFIER_atomic_end" => Some(ThreadOp::AtomicEnd),
+            _ => None,
+        };
+        if let Some(op) = atomic.filter(|_| lhs.is_empty() && args.is_empty()) {
+            return Ok(self.thread_op(cur, op, pos));
+        }
         let Some(sig) = self.tr.procs.get(&callee.name).cloned() else {
             let msg = if self.tr.funcs.contains_key(&callee.name) {
                 format!("`{}` is a function, not a procedure", callee.name)

@@ -588,9 +588,10 @@ impl<'a> Parser<'a> {
                     self.bump();
                     StmtKind::Return
                 }
-                "yield" | "par" | "async" | "fork" | "join" | "atomic"
-                    if !self.is_sym_at(1, ":=") && !self.is_sym_at(1, "[") && !self.is_sym_at(1, ",") =>
-                {
+                "fork" | "join" | "atomic" if !self.is_sym_at(1, ":=") && !self.is_sym_at(1, "[") && !self.is_sym_at(1, ",") => {
+                    self.thread_stmt(&k)?
+                }
+                "yield" | "par" | "async" if !self.is_sym_at(1, ":=") && !self.is_sym_at(1, "[") && !self.is_sym_at(1, ",") => {
                     return Err(self.unsupported(pos, &format!("`{k}` statements (concurrency)")));
                 }
                 _ => self.assign()?,
@@ -654,6 +655,29 @@ impl<'a> Parser<'a> {
         self.expect_sym(")")?;
         self.expect_sym(";")?;
         Ok(StmtKind::Call(lhs, callee, args))
+    }
+
+    /// `fork ids P(args);`, `join ids [assign x, ..];` or `atomic { .. }` (the keyword `k` is next).
+    fn thread_stmt(&mut self, k: &str) -> Result<StmtKind> {
+        self.bump();
+        if k == "atomic" {
+            return Ok(StmtKind::Atomic(self.body()?));
+        }
+        let mut ids = vec![self.expr()?];
+        while self.eat_sym(",") {
+            ids.push(self.expr()?);
+        }
+        if k == "join" {
+            let rets = if self.eat_kw("assign") { self.ident_list()? } else { vec![] };
+            self.expect_sym(";")?;
+            return Ok(StmtKind::Join(ids, rets));
+        }
+        let callee = self.ident()?;
+        self.expect_sym("(")?;
+        let args = if self.is_sym(")") { Vec::new() } else { self.expr_list()? };
+        self.expect_sym(")")?;
+        self.expect_sym(";")?;
+        Ok(StmtKind::Fork(ids, callee, args))
     }
 
     fn assign(&mut self) -> Result<StmtKind> {

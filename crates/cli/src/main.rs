@@ -127,6 +127,11 @@ struct Cli {
     #[arg(long, value_name = "FAMILIES", value_delimiter = ',', default_value = "affine,nested,multiphase,lexicographic")]
     ranking_templates: Vec<engines::RankingFamily>,
 
+    /// Instances of each procedure started as a thread (`pthread_create`, Boogie `fork`): a run
+    /// that has more threads of one procedure at once ends UNKNOWN, never TRUE.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    thread_instances: u16,
+
     /// Do not add accelerated loops (k iterations at once of a loop whose body adds constants
     /// to integer variables under a linear guard).
     #[arg(long)]
@@ -223,6 +228,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         jobs: cli.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize),
         termination,
         ranking_families: cli.ranking_templates.clone(),
+        thread_instances: cli.thread_instances as usize,
     };
     let mut outcome = verify_on_worker(program, &config)?;
     let mut switched = None;

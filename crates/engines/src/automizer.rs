@@ -43,6 +43,7 @@ pub(crate) fn letters_and_transitions(cfg: &Cfg) -> Result<(Vec<Letter>, Transit
         match &e.label {
             Label::Stmt(s) => letters.push(Letter::new(s.clone(), Kind::Internal, e, 0)),
             Label::Call(c) => return Err(format!("call of {} was not expanded", c.callee)),
+            Label::Thread(_) => return Err("a thread operation outside of the interleaving of threads".into()),
         }
     }
     Ok((letters, transitions))

@@ -208,6 +208,12 @@ fn counterexample(
     let Some(violation) = a.violation(target) else {
         return Verdict::unknown("error trace ends at a location without a violation");
     };
+    if violation.kind == ir::ViolationKind::ThreadLimit {
+        let n = config.thread_instances;
+        return Verdict::unknown(format!(
+            "more threads than instances: a run starts more than {n} threads of one procedure at once (--thread-instances)"
+        ));
+    }
     let letters = a.letters();
     let overapprox = word.iter().find_map(|&l| letters[l].edge.overapprox.clone());
     if overapprox.is_some() {

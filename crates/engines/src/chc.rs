@@ -18,14 +18,14 @@ pub struct Clauses {
     pub clauses: Vec<Term>,
 }
 
-/// The Horn clauses of `cfg` (`None` if it has call edges).
+/// The Horn clauses of `cfg` (`None` if it has call edges or thread operations).
 pub fn clauses(cfg: &Cfg) -> Option<Clauses> {
     let formulas = cfg
         .edges
         .iter()
         .map(|e| match &e.label {
             Label::Stmt(_) => Some(e.trans_formula().clone()),
-            Label::Call(_) => None,
+            Label::Call(_) | Label::Thread(_) => None,
         })
         .collect::<Option<Vec<TransFormula>>>()?;
     let args: Vec<Vec<Term>> = live_variables(cfg, &formulas).into_iter().map(|l| l.into_iter().collect()).collect();

@@ -9,6 +9,7 @@ mod cegar;
 mod cex;
 pub mod chc;
 pub mod houdini;
+mod interleaving;
 pub mod nested;
 pub mod portfolio;
 mod predicate_dfa;
@@ -60,6 +61,9 @@ pub struct Config {
     pub termination: bool,
     /// The ranking template families termination tries.
     pub ranking_families: Vec<RankingFamily>,
+    /// How many instances of each procedure started as a thread a concurrent program has (a
+    /// run that starts more at once ends UNKNOWN).
+    pub thread_instances: usize,
 }
 
 impl Config {
@@ -86,7 +90,21 @@ impl Default for Config {
             jobs: 1,
             termination: false,
             ranking_families: RankingFamily::ALL.to_vec(),
+            thread_instances: 4,
         }
+    }
+}
+
+/// The program of `entry` as the engines take it: threads if it starts any, nested words if it
+/// is recursive (and not `--inline`), otherwise one call-free CFG.
+fn prepare(program: &ir::Program, entry: &str, config: &Config) -> Result<Prepared, ir::PrepareError> {
+    if let Some(tp) = ir::prepare_threads(program, entry, config.thread_instances)? {
+        return Ok(Prepared::Concurrent(tp));
+    }
+    let nested = if config.inline { None } else { ir::prepare_nested(program, entry)? };
+    match nested {
+        Some(np) => Ok(Prepared::Nested(np)),
+        None => ir::prepare(program, entry).map(Prepared::Flat),
     }
 }
 
@@ -98,10 +116,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let mut unknown = None;
     let mut proof = Proof { invariants: vec![], checked: Some(true), rankings: vec![] };
     for entry in &program.entries {
-        let prepared = if config.inline { Ok(None) } else { ir::prepare_nested(program, entry) }.and_then(|n| match n {
-            Some(np) => Ok(Prepared::Nested(np)),
-            None => ir::prepare(program, entry).map(Prepared::Flat),
-        });
+        let prepared = prepare(program, entry, config);
         let (verdict, entry_proof) = match prepared {
             Ok(prepared) => config.strategy.run(&Task { entry, prepared: &prepared }, config, &mut stats),
             Err(e) => (Verdict::unknown(format!("{entry}: {e}")), None),

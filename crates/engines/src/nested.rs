@@ -83,6 +83,7 @@ fn build<'n>(np: &'n NestedProgram, config: &Config) -> Result<Program<'n>, Stri
                     let assign = Stmt::Assign(ret.assign.clone());
                     letters.push(Letter::new(assign, Kind::Return(ret), e, k));
                 }
+                Label::Thread(_) => return Err("a thread operation in a recursive program".into()),
             }
         }
     }

@@ -5,8 +5,8 @@
 //! until one answers TRUE or FALSE.
 
 use crate::annotation::{self, Proof};
-use crate::{automizer, buchi, chc, houdini, nested, Config, Stats, Verdict};
-use ir::{Cfg, NestedProgram};
+use crate::{automizer, buchi, chc, houdini, interleaving, nested, Config, Stats, Verdict};
+use ir::{Cfg, NestedProgram, ThreadProgram};
 use smt::Term;
 use std::fmt;
 use std::str::FromStr;
@@ -18,6 +18,8 @@ pub enum Prepared {
     Flat(Cfg),
     /// Recursion kept: the entry and each recursive procedure's CFG with call edges.
     Nested(NestedProgram),
+    /// Threads: the entry's thread and the instances of every procedure it may start.
+    Concurrent(ThreadProgram),
 }
 
 /// A verification task: an entry procedure and its prepared program.
@@ -89,7 +91,16 @@ fn time_left(config: &Config) -> Option<Duration> {
 fn flat<'a>(task: &Task<'a>) -> Option<&'a Cfg> {
     match task.prepared {
         Prepared::Flat(cfg) => Some(cfg),
-        Prepared::Nested(_) => None,
+        Prepared::Nested(_) | Prepared::Concurrent(_) => None,
+    }
+}
+
+/// Why an engine for call-free sequential programs does not apply to `task`.
+fn not_flat(engine: &str, task: &Task) -> Option<String> {
+    match task.prepared {
+        Prepared::Flat(_) => None,
+        Prepared::Nested(_) => Some(format!("{engine}: the program is recursive")),
+        Prepared::Concurrent(_) => Some(format!("{engine}: the program starts threads")),
     }
 }
 
@@ -121,7 +132,7 @@ impl Engine for CellAbstraction {
     }
 
     fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
-        flat(task).is_none().then(|| "cells: the program is recursive".into())
+        not_flat("cells", task)
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
@@ -154,7 +165,7 @@ impl Engine for Horn {
     }
 
     fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
-        flat(task).is_none().then(|| "horn: the program is recursive".into())
+        not_flat("horn", task)
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
@@ -175,7 +186,7 @@ impl Engine for TraceAbstraction {
     }
 
     fn about(&self) -> &'static str {
-        "trace abstraction with interpolant automata (flat and nested words)"
+        "trace abstraction with interpolant automata (flat words, nested words, interleavings of threads)"
     }
 
     fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
@@ -186,6 +197,7 @@ impl Engine for TraceAbstraction {
         match task.prepared {
             Prepared::Flat(cfg) => automizer::verify_cfg(task.entry, cfg, &encode(cfg, config), config, stats),
             Prepared::Nested(np) => nested::verify_nested(task.entry, np, config, stats),
+            Prepared::Concurrent(tp) => interleaving::verify(task.entry, tp, config, stats),
         }
     }
 }
@@ -203,8 +215,9 @@ impl Engine for Termination {
         "termination: lassos of the Büchi program automaton, ranking functions, nontermination arguments"
     }
 
-    fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
-        None
+    fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
+        matches!(task.prepared, Prepared::Concurrent(_))
+            .then(|| "buchi: termination of programs that start threads is not supported".into())
     }
 
     fn decides_termination(&self) -> bool {
@@ -218,6 +231,7 @@ impl Engine for Termination {
                 Ok(cfg) => buchi::verify(task.entry, &cfg, config, stats),
                 Err(e) => (Verdict::unknown(format!("buchi: {e}")), None),
             },
+            Prepared::Concurrent(_) => (Verdict::unknown("buchi: not applicable"), None),
         }
     }
 }

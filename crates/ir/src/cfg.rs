@@ -47,6 +47,9 @@ pub enum ViolationKind {
     ValidMemcleanup,
     /// An execution that never ends (no error location: a lasso the termination engine found).
     Nontermination,
+    /// A thread is started while every instance of its procedure runs: not a violation, but a
+    /// state beyond the bounded number of thread instances (its reachability means UNKNOWN).
+    ThreadLimit,
 }
 
 impl ViolationKind {
@@ -62,6 +65,7 @@ impl ViolationKind {
             ViolationKind::ValidMemtrack => "valid-memtrack",
             ViolationKind::ValidMemcleanup => "valid-memcleanup",
             ViolationKind::Nontermination => "termination",
+            ViolationKind::ThreadLimit => "thread-instances",
         }
     }
 
@@ -80,6 +84,7 @@ impl ViolationKind {
             ViolationKind::ValidMemtrack => "allocated memory may be lost (memory leak)",
             ViolationKind::ValidMemcleanup => "allocated memory may not be freed at program end",
             ViolationKind::Nontermination => "the program may run forever",
+            ViolationKind::ThreadLimit => "more threads may run at once than there are thread instances",
         }
     }
 }
@@ -114,11 +119,47 @@ pub struct Call {
     pub rets: Vec<Term>,
 }
 
+/// An operation on threads (concurrent programs). Only the interleaving of threads gives it a
+/// meaning: an engine that reads an edge as a statement never sees one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ThreadOp {
+    /// Starts a thread that runs `callee(args)` and whose thread id is the tuple `ids`.
+    Fork { ids: Vec<Term>, callee: String, args: Vec<Term> },
+    /// Waits until a thread whose id is `ids` has ended and assigns its results to `rets`.
+    Join { ids: Vec<Term>, rets: Vec<Term> },
+    /// Enters an atomic section: no other thread moves until the matching `AtomicEnd`.
+    AtomicBegin,
+    /// Leaves an atomic section.
+    AtomicEnd,
+}
+
+impl ThreadOp {
+    /// The terms the operation reads or writes.
+    pub fn terms(&self) -> Vec<Term> {
+        match self {
+            ThreadOp::Fork { ids, args, .. } => ids.iter().chain(args).cloned().collect(),
+            ThreadOp::Join { ids, rets } => ids.iter().chain(rets).cloned().collect(),
+            ThreadOp::AtomicBegin | ThreadOp::AtomicEnd => vec![],
+        }
+    }
+
+    /// The operation with every term mapped by `f`.
+    pub fn map_terms(&self, f: &dyn Fn(&Term) -> Term) -> ThreadOp {
+        let all = |ts: &[Term]| ts.iter().map(f).collect();
+        match self {
+            ThreadOp::Fork { ids, callee, args } => ThreadOp::Fork { ids: all(ids), callee: callee.clone(), args: all(args) },
+            ThreadOp::Join { ids, rets } => ThreadOp::Join { ids: all(ids), rets: all(rets) },
+            op => op.clone(),
+        }
+    }
+}
+
 /// What an edge does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
     Stmt(Stmt),
     Call(Call),
+    Thread(ThreadOp),
 }
 
 /// A CFG edge.
@@ -161,7 +202,12 @@ impl Edge {
 
     /// The edge with the statement `stmt` instead of its own (and with its transition formula).
     pub fn with_stmt(&self, stmt: Stmt) -> Edge {
-        Edge { label: Label::Stmt(stmt), tf: TfCache::default(), ..self.clone() }
+        self.with_label(Label::Stmt(stmt))
+    }
+
+    /// The edge with the label `label` instead of its own.
+    pub fn with_label(&self, label: Label) -> Edge {
+        Edge { label, tf: TfCache::default(), ..self.clone() }
     }
 
     /// The edge between other locations (with its attributes and transition formula).
@@ -174,11 +220,12 @@ impl Edge {
         self.tf.0.get_or_init(|| self.stmt().trans_formula())
     }
 
-    /// The edge's statement (`assume true` for a call, which only an engine's input lacks).
+    /// The edge's statement (`assume true` for a call or a thread operation, which only an
+    /// engine's input lacks).
     pub fn stmt(&self) -> Stmt {
         match &self.label {
             Label::Stmt(s) => s.clone(),
-            Label::Call(_) => Stmt::Assume(smt::build::tt()),
+            Label::Call(_) | Label::Thread(_) => Stmt::Assume(smt::build::tt()),
         }
     }
 

@@ -67,6 +67,7 @@ fn copy_into(cfg: &mut Cfg, part: &Cfg, calls: &mut Vec<Edge>) -> LocId {
                 cfg.add_edge(moved);
             }
             Label::Call(_) => calls.push(moved),
+            Label::Thread(_) => unreachable!("a recursive program with threads is not unfolded"),
         }
     }
     offset

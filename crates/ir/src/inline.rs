@@ -21,6 +21,8 @@ pub enum PrepareError {
     Arity { callee: String, got: usize, expected: usize },
     #[error("program too large after inlining (more than {0} locations)")]
     TooLarge(usize),
+    #[error("unsupported: {0}")]
+    Unsupported(String),
 }
 
 /// Upper bound on locations of an inlined CFG.
@@ -86,13 +88,14 @@ fn body_terms(proc: &Procedure) -> Vec<Term> {
             match &e.label {
                 Label::Stmt(_) => out.push(e.trans_formula().formula.clone()),
                 Label::Call(c) => out.extend(c.args.iter().cloned()),
+                Label::Thread(op) => out.extend(op.terms()),
             }
         }
     }
     out
 }
 
-fn subst_stmt(s: &Stmt, map: &HashMap<Term, Term>) -> Stmt {
+pub(crate) fn subst_stmt(s: &Stmt, map: &HashMap<Term, Term>) -> Stmt {
     let sub = |t: &Term| substitute(t, map);
     match s {
         Stmt::Assume(phi) => Stmt::Assume(sub(phi)),
@@ -140,6 +143,10 @@ impl<'a> Inliner<'a> {
                         continue;
                     }
                     self.expand_call(src, dst, &call, e.pos.clone())?;
+                }
+                Label::Thread(op) => {
+                    let op = op.map_terms(&|t| substitute(t, rename));
+                    self.cfg.add_edge(Edge::new(src, dst, Label::Thread(op), e.pos.clone(), None));
                 }
             }
         }

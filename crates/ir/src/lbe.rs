@@ -3,7 +3,8 @@
 //! parallel edges into a nondeterministic choice. Loop heads survive because removing one
 //! would need a self-loop composition.
 
-use crate::cfg::{Block, Cfg, Edge, Label, LocId, SourcePos};
+use crate::cfg::{Block, Cfg, Edge, Label, LocId, SourcePos, ThreadOp};
+use smt::Term;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ const MAX_PRODUCT: usize = 4;
 /// The large-block encoding of a CFG (call edges are left as they are). Locations are renumbered; unreachable ones
 /// are dropped.
 pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
-    encode(cfg, true)
+    encode(cfg, true, &Unrestricted)
 }
 
 /// The encoding for termination: only sequences are composed, every loop head stays, and
@@ -21,11 +22,81 @@ pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
 /// function need not cover the loop's other paths or the loops nested in it; the learnt
 /// automata combine the paths' arguments).
 pub fn sequential_block_encoding(cfg: &Cfg) -> Cfg {
-    encode(cfg, false)
+    encode(cfg, false, &Unrestricted)
 }
 
-/// Composes sequences, and with `choices` also merges parallel edges and removes loop heads.
-fn encode(cfg: &Cfg, choices: bool) -> Cfg {
+/// The encoding of one thread of a concurrent program: a composed block must not hide a point
+/// where another thread may interleave and observe or change shared state, so statements are
+/// composed only where both touch no variable of `shared` (they commute with every statement of
+/// another thread), or at a location inside an atomic section on every path (no other thread
+/// runs there). Thread operations are never composed.
+pub fn thread_block_encoding(cfg: &Cfg, shared: &BTreeSet<Term>) -> Cfg {
+    let rules = ThreadRules { shared, atomic: atomic_interior(cfg) };
+    encode(cfg, true, &rules)
+}
+
+/// Which compositions an encoding may make.
+trait Rules {
+    /// Whether two edges meeting at `at` may be composed, or merged into a choice there.
+    fn composable(&self, at: LocId, a: &Edge, b: &Edge) -> bool;
+}
+
+/// Every sequence and choice of statements may be composed (a sequential program).
+struct Unrestricted;
+
+impl Rules for Unrestricted {
+    fn composable(&self, _: LocId, _: &Edge, _: &Edge) -> bool {
+        true
+    }
+}
+
+struct ThreadRules<'a> {
+    shared: &'a BTreeSet<Term>,
+    /// Locations inside an atomic section on every path.
+    atomic: Vec<bool>,
+}
+
+impl Rules for ThreadRules<'_> {
+    fn composable(&self, at: LocId, a: &Edge, b: &Edge) -> bool {
+        let local = |e: &Edge| {
+            let tf = e.trans_formula();
+            !tf.in_vars.keys().chain(tf.out_vars.keys()).any(|v| self.shared.contains(v))
+        };
+        self.atomic[at] || (local(a) && local(b))
+    }
+}
+
+/// The locations that are inside an atomic section on every path from the entry: reached from
+/// the start of a section without leaving it, and not reached from the entry or the end of a
+/// section without entering one.
+fn atomic_interior(cfg: &Cfg) -> Vec<bool> {
+    let reach = |starts: Vec<LocId>, stop: &dyn Fn(&ThreadOp) -> bool| {
+        let succ = cfg.successors();
+        let mut seen = vec![false; cfg.locs.len()];
+        let mut stack = starts;
+        while let Some(l) = stack.pop() {
+            if std::mem::replace(&mut seen[l], true) {
+                continue;
+            }
+            for &e in &succ[l] {
+                if !matches!(&cfg.edges[e].label, Label::Thread(op) if stop(op)) {
+                    stack.push(cfg.edges[e].dst);
+                }
+            }
+        }
+        seen
+    };
+    let targets = |op: ThreadOp| cfg.edges.iter().filter(|e| e.label == Label::Thread(op.clone())).map(|e| e.dst).collect::<Vec<_>>();
+    let inside = reach(targets(ThreadOp::AtomicBegin), &|op| *op == ThreadOp::AtomicEnd);
+    let mut outside_starts = targets(ThreadOp::AtomicEnd);
+    outside_starts.push(cfg.entry);
+    let outside = reach(outside_starts, &|op| *op == ThreadOp::AtomicBegin);
+    inside.iter().zip(&outside).map(|(&i, &o)| i && !o).collect()
+}
+
+/// Composes sequences, and with `choices` also merges parallel edges and removes loop heads,
+/// as far as `rules` allow.
+fn encode(cfg: &Cfg, choices: bool, rules: &dyn Rules) -> Cfg {
     let mut g = Graph { edges: vec![], ins: vec![BTreeSet::new(); cfg.locs.len()], outs: vec![BTreeSet::new(); cfg.locs.len()] };
     for e in &cfg.edges {
         g.add(e.clone());
@@ -36,10 +107,10 @@ fn encode(cfg: &Cfg, choices: bool) -> Cfg {
     let heads: BTreeSet<LocId> = cfg.loop_heads().into_iter().collect();
     let (others, heads): (Vec<LocId>, Vec<LocId>) = (0..cfg.locs.len()).filter(|&l| !keep(l)).partition(|l| !heads.contains(l));
     loop {
-        let mut changed = choices && merge_parallel(&mut g);
-        changed |= remove_locations(&mut g, &others);
+        let mut changed = choices && merge_parallel(&mut g, rules);
+        changed |= remove_locations(&mut g, &others, rules);
         if !changed && choices {
-            changed = remove_locations(&mut g, &heads);
+            changed = remove_locations(&mut g, &heads, rules);
         }
         if !changed {
             break;
@@ -50,7 +121,7 @@ fn encode(cfg: &Cfg, choices: bool) -> Cfg {
 
 /// Removes each location of `locs` that has no self-loop and few enough edges, composing its
 /// incoming with its outgoing edges; whether any was removed.
-fn remove_locations(g: &mut Graph, locs: &[LocId]) -> bool {
+fn remove_locations(g: &mut Graph, locs: &[LocId], rules: &dyn Rules) -> bool {
     let mut changed = false;
     for &l in locs {
         let ins: Vec<usize> = g.ins[l].iter().copied().collect();
@@ -65,12 +136,12 @@ fn remove_locations(g: &mut Graph, locs: &[LocId]) -> bool {
         for &i in &ins {
             for &o in &outs {
                 if let (Some(a), Some(b)) = (&g.edges[i], &g.edges[o]) {
-                    composed.extend(compose(a, b));
+                    composed.extend(compose(a, b).filter(|_| rules.composable(l, a, b)));
                 }
             }
         }
         if composed.len() != ins.len() * outs.len() {
-            continue; // a call edge: not composable
+            continue; // a call edge, or edges the rules keep apart
         }
         for i in ins.into_iter().chain(outs) {
             g.remove(i);
@@ -114,10 +185,10 @@ fn join_reasons(a: &Option<String>, b: &Option<String>) -> Option<String> {
     }
 }
 
-/// The sequential composition of two statement edges (`None` if one is a call): the block of
-/// their original edges, and the statement it stands for.
+/// The sequential composition of two statement edges (`None` if one is a call or a thread
+/// operation): the block of their original edges, and the statement it stands for.
 fn compose(a: &Edge, b: &Edge) -> Option<Edge> {
-    if [a, b].iter().any(|e| matches!(e.label, Label::Call(_))) {
+    if [a, b].iter().any(|e| !matches!(e.label, Label::Stmt(_))) {
         return None;
     }
     let mut blocks = vec![];
@@ -138,7 +209,7 @@ fn composed(src: LocId, dst: LocId, block: Block, pos: Option<SourcePos>, overap
 }
 
 /// Merges edges with the same source and target into one choice edge.
-fn merge_parallel(g: &mut Graph) -> bool {
+fn merge_parallel(g: &mut Graph, rules: &dyn Rules) -> bool {
     let mut groups: BTreeMap<(LocId, LocId), Vec<usize>> = BTreeMap::new();
     for (i, e) in g.edges.iter().enumerate() {
         if let Some(e) = e.as_ref().filter(|e| matches!(e.label, Label::Stmt(_))) {
@@ -147,7 +218,10 @@ fn merge_parallel(g: &mut Graph) -> bool {
     }
     let mut changed = false;
     for ((src, dst), idx) in groups {
-        if idx.len() < 2 {
+        let edge = |i: usize| g.edges[i].as_ref();
+        let apart =
+            idx.iter().zip(&idx[1..]).any(|(&a, &b)| matches!((edge(a), edge(b)), (Some(a), Some(b)) if !rules.composable(src, a, b)));
+        if idx.len() < 2 || apart {
             continue;
         }
         let mut blocks = vec![];

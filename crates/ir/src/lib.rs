@@ -13,16 +13,18 @@ pub mod stmt;
 
 pub use cfg::{
     old_name, old_var, Block, Call, Cfg, Edge, EdgeId, Label, LocId, Location, Nondet, Procedure, Program, SourcePos, SourceType, Spec,
-    Violation, ViolationKind,
+    ThreadOp, Violation, ViolationKind,
 };
 pub use stmt::{Stmt, TransFormula};
 pub mod inline;
 pub mod lbe;
 pub mod nested;
+pub mod threads;
 
 pub use accel::accelerate;
 pub use cell_templates::cell_candidates;
 pub use cells::cell_abstraction;
 pub use inline::{prepare, PrepareError};
-pub use lbe::{large_block_encoding, sequential_block_encoding};
+pub use lbe::{large_block_encoding, sequential_block_encoding, thread_block_encoding};
 pub use nested::{prepare_nested, NestedProgram, ReturnLetter};
+pub use threads::{prepare_threads, ThreadProgram};

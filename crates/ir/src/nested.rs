@@ -10,7 +10,7 @@
 //!   variables; every variable that is not global gets back its value at the call (its
 //!   hierarchical predecessor), globals flow through from the callee's exit.
 
-use crate::cfg::{old_var, Call, Cfg, Label, Procedure, Program};
+use crate::cfg::{old_var, Call, Cfg, Label, Procedure, Program, ThreadOp};
 use crate::inline::{mentions, prepare_keeping, Inliner, PrepareError};
 use crate::stmt::{Stmt, TransFormula};
 use smt::build::{and, eq, tt};
@@ -63,6 +63,12 @@ fn cfg_vars(cfg: &Cfg) -> (BTreeSet<Term>, BTreeSet<Term>) {
                 mentioned.extend(c.args.iter().flat_map(free_vars).chain(c.rets.iter().cloned()));
                 assigned.extend(c.rets.iter().cloned());
             }
+            Label::Thread(op) => {
+                mentioned.extend(op.terms().iter().flat_map(free_vars));
+                if let ThreadOp::Join { rets, .. } = op {
+                    assigned.extend(rets.iter().cloned());
+                }
+            }
         }
     }
     (mentioned, assigned)
@@ -74,7 +80,7 @@ pub fn recursive_procedures(program: &Program, entry: &str) -> BTreeSet<String> 
         let body = program.procedures.get(p).and_then(|p| p.body.as_ref());
         let calls = body.into_iter().flat_map(|b| b.edges.iter()).filter_map(|e| match &e.label {
             Label::Call(c) => Some(c.callee.clone()),
-            Label::Stmt(_) => None,
+            Label::Stmt(_) | Label::Thread(_) => None,
         });
         calls.filter(|c| program.procedures.get(c).is_some_and(|q| q.body.is_some())).collect()
     };
@@ -157,6 +163,8 @@ pub fn modified_globals(procs: &BTreeMap<String, Procedure>, globals: &[Term]) -
                             own.extend(c.rets.iter().filter(|v| gs.contains(v)).cloned());
                             calls.entry(name.clone()).or_default().push(c.callee.clone());
                         }
+                        Label::Thread(ThreadOp::Join { rets, .. }) => own.extend(rets.iter().filter(|v| gs.contains(v)).cloned()),
+                        Label::Thread(_) => {}
                     }
                 }
             }

@@ -1,7 +1,7 @@
 //! Boogie-syntax printing of terms, statements, control-flow graphs and whole programs
 //! (what `tracery --dump-ir` shows).
 
-use crate::cfg::{Cfg, Label, Program};
+use crate::cfg::{Cfg, Label, Program, ThreadOp};
 use crate::stmt::Stmt;
 use num_traits::{One, Signed, Zero};
 use smt::{Kind, Op, Quantifier, Sort, Term};
@@ -263,6 +263,18 @@ fn label_to_boogie(l: &Label) -> String {
                 format!("call {} := {}({});", names(&c.rets), c.callee, args.join(", "))
             }
         }
+        Label::Thread(op) => thread_op_to_boogie(op),
+    }
+}
+
+fn thread_op_to_boogie(op: &ThreadOp) -> String {
+    let list = |ts: &[Term]| ts.iter().map(term_to_boogie).collect::<Vec<_>>().join(", ");
+    match op {
+        ThreadOp::Fork { ids, callee, args } => format!("fork {} {callee}({});", list(ids), list(args)),
+        ThreadOp::Join { ids, rets } if rets.is_empty() => format!("join {};", list(ids)),
+        ThreadOp::Join { ids, rets } => format!("join {} assign {};", list(ids), names(rets)),
+        ThreadOp::AtomicBegin => "// atomic begin".to_string(),
+        ThreadOp::AtomicEnd => "// atomic end".to_string(),
     }
 }
 
@@ -371,6 +383,7 @@ fn label_terms(l: &Label) -> Vec<Term> {
     match l {
         Label::Stmt(s) => stmt_terms(s, &mut out),
         Label::Call(c) => out.extend(c.args.iter().chain(&c.rets).cloned()),
+        Label::Thread(op) => out.extend(op.terms()),
     }
     out
 }

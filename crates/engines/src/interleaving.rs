@@ -1,0 +1,113 @@
+//! Trace abstraction over the interleavings of a concurrent program ([`cegar`] runs the loop).
+//! The program automaton is the product of the threads (`ir::threads::product`), each thread's
+//! CFG encoded so that no block hides a point where another thread may touch shared state. A
+//! letter is a statement of one thread: the same statement in every product state where the
+//! thread takes it is one letter, so an interpolant automaton that proves one interleaving
+//! infeasible removes every interleaving that fails for the same reason.
+
+use crate::annotation::{self, Proof};
+use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
+use crate::predicate_dfa::{PredicateDfa, Shared};
+use crate::{Config, Stats, Verdict};
+use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Interrupted, LazyDfa, Nfa};
+use ir::threads::{product, Move, Product};
+use ir::{Cfg, ThreadProgram, Violation};
+use refine::nested::Nesting;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+struct Interleaved<'a> {
+    tp: &'a ThreadProgram,
+    product: Product,
+    nfa: Nfa,
+    letters: Vec<Letter>,
+}
+
+impl<'a> Interleaved<'a> {
+    fn new(tp: &'a ThreadProgram, config: &Config) -> Result<Interleaved<'a>, String> {
+        let encoded: Vec<Cfg> = tp
+            .threads
+            .iter()
+            .map(|t| if config.large_blocks { ir::thread_block_encoding(&t.cfg, &tp.shared) } else { t.cfg.clone() })
+            .collect();
+        let product = product(tp, &encoded)?;
+        let mut ids: HashMap<Move, usize> = HashMap::new();
+        let mut letters = vec![];
+        let mut transitions = vec![Vec::new(); product.cfg.locs.len()];
+        for (pe, m) in product.cfg.edges.iter().zip(&product.moves) {
+            let letter = *ids.entry(*m).or_insert_with(|| {
+                // The letter's edge is the thread's, between the thread's own locations.
+                let own = &encoded[m.thread].edges[m.edge];
+                letters.push(Letter::new(pe.stmt(), Kind::Internal, &pe.between(own.src, own.dst), m.thread));
+                letters.len() - 1
+            });
+            transitions[pe.src].push((letter, pe.dst));
+        }
+        let accepting = product.cfg.locs.iter().map(|l| l.error.is_some()).collect();
+        let nfa = Nfa { initial: product.cfg.entry, transitions, accepting };
+        tracing::debug!(threads = tp.threads.len(), states = product.cfg.locs.len(), letters = letters.len(), "interleavings");
+        Ok(Interleaved { tp, product, nfa, letters })
+    }
+}
+
+fn as_lazy(dfas: &mut [PredicateDfa]) -> Vec<&mut dyn LazyDfa> {
+    dfas.iter_mut().map(|d| d as &mut dyn LazyDfa).collect()
+}
+
+impl Abstraction for Interleaved<'_> {
+    fn letters(&self) -> &[Letter] {
+        &self.letters
+    }
+
+    fn violation(&self, state: usize) -> Option<Violation> {
+        self.product.cfg.locs[state].error.clone()
+    }
+
+    fn original(&self, thread: usize) -> &Cfg {
+        &self.tp.threads[thread].cfg
+    }
+
+    fn error_word(
+        &self,
+        dfas: &mut [PredicateDfa],
+        interrupt: &mut dyn FnMut(usize) -> Option<String>,
+    ) -> Result<Option<ErrorWord>, Interrupted> {
+        Ok(match shortest_in_difference(&self.nfa, &mut as_lazy(dfas), interrupt)? {
+            Emptiness::Empty => None,
+            Emptiness::Word { letters, target } => Some((letters, target)),
+        })
+    }
+
+    fn nesting(&self, _: &[usize]) -> Option<Nesting> {
+        None
+    }
+
+    /// The product states a word runs through (a letter leads from a state to one state).
+    fn path(&self, word: &[usize]) -> Option<Vec<usize>> {
+        let mut path = vec![self.nfa.initial];
+        for &l in word {
+            let here = *path.last()?;
+            path.push(self.nfa.transitions[here].iter().find(|(x, _)| *x == l)?.1);
+        }
+        Some(path)
+    }
+
+    /// The annotation of every product state, checked on the product.
+    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
+        let deadline = config.deadline;
+        let interrupt = &mut |_| deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string());
+        let states = reachable_in_difference(&self.nfa, &mut as_lazy(dfas), interrupt).ok().flatten()?;
+        let inv = annotation::annotation(&self.product.cfg, &states, dfas);
+        Some(annotation::proof(entry, &self.product.cfg, &inv, deadline, &config.solver))
+    }
+}
+
+/// Runs trace abstraction on the interleavings of the threads of `tp`.
+pub fn verify(entry: &str, tp: &ThreadProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+    match Interleaved::new(tp, config) {
+        Ok(a) => cegar::run(entry, &a, Default::default(), Default::default(), config, stats),
+        Err(e) => (Verdict::unknown(format!("interleavings: {e}")), None),
+    }
+}

@@ -1,0 +1,310 @@
+//! Concurrent programs. A procedure started by `fork` is a thread *template*; each template gets
+//! numbered *instances* (its prepared CFG with its variables renamed apart), and a program
+//! state is a location of every running instance. [`product`] builds the interleavings of the
+//! instances as one automaton whose edges are statements of one instance at a time: a fork
+//! starts the lowest free instance of its template (the instances of a template are
+//! symmetric), a join ends an instance that reached its exit and whose thread id matches (and
+//! whose results have the types of the join's targets, if it has any), and
+//! an atomic section keeps every other instance still. A fork when every instance of the
+//! template runs leads to a location of kind [`ViolationKind::ThreadLimit`]: an engine never
+//! calls a program safe while it is reachable, and never reports it as a violation.
+
+use crate::cfg::{Cfg, Edge, Label, LocId, Program, ThreadOp, Violation, ViolationKind};
+use crate::inline::{prepare, subst_stmt, PrepareError};
+use crate::stmt::Stmt;
+use smt::build::{and, eq, tt};
+use smt::subst::{free_vars, substitute};
+use smt::Term;
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+/// One thread instance: the entry procedure's (number 0) or an instance of a template.
+#[derive(Clone, Debug)]
+pub struct Thread {
+    /// The procedure the thread runs.
+    pub template: String,
+    /// The prepared CFG, its variables renamed apart from every other instance's.
+    pub cfg: Cfg,
+    /// The variables that hold the thread id (none for the entry's thread).
+    pub id: Vec<Term>,
+    /// The renamed parameters and results.
+    pub params: Vec<Term>,
+    pub rets: Vec<Term>,
+    /// Every variable of the instance (fresh values when it starts).
+    pub locals: Vec<Term>,
+}
+
+/// A concurrent program: its thread instances and the variables they share.
+#[derive(Clone, Debug)]
+pub struct ThreadProgram {
+    /// The entry's thread first, then `instances` instances of each template.
+    pub threads: Vec<Thread>,
+    /// The global variables (shared by all threads).
+    pub shared: BTreeSet<Term>,
+    /// Instances per template.
+    pub instances: usize,
+}
+
+/// The program of `entry` as threads, or `None` if no thread is ever started.
+pub fn prepare_threads(program: &Program, entry: &str, instances: usize) -> Result<Option<ThreadProgram>, PrepareError> {
+    if !program.procedures.values().filter_map(|p| p.body.as_ref()).any(has_thread_ops) {
+        return Ok(None);
+    }
+    let main = prepare(program, entry)?;
+    if !has_thread_ops(&main) {
+        return Ok(None);
+    }
+    let shared: BTreeSet<Term> = program.globals.iter().cloned().collect();
+    let mut threads = vec![Thread { template: entry.to_string(), cfg: main, id: vec![], params: vec![], rets: vec![], locals: vec![] }];
+    // Each template's instances are added when a fork of it is first seen; they are scanned
+    // for forks in turn.
+    let mut templates: HashMap<String, Vec<Term>> = HashMap::new();
+    let mut next = 0;
+    while next < threads.len() {
+        let forks: Vec<(String, Vec<Term>)> = threads[next]
+            .cfg
+            .edges
+            .iter()
+            .filter_map(|e| match &e.label {
+                Label::Thread(ThreadOp::Fork { ids, callee, .. }) => Some((callee.clone(), ids.clone())),
+                _ => None,
+            })
+            .collect();
+        for (callee, ids) in forks {
+            let sorts = |ids: &[Term]| ids.iter().map(|t| t.sort.clone()).collect::<Vec<_>>();
+            match templates.get(&callee) {
+                Some(known) if sorts(known) != sorts(&ids) => {
+                    return Err(PrepareError::Unsupported(format!("threads of `{callee}` started with thread ids of different types")));
+                }
+                Some(_) => {}
+                None if callee == entry => {
+                    return Err(PrepareError::Unsupported(format!("the entry procedure `{entry}` started as a thread")))
+                }
+                None => {
+                    for _ in 0..instances {
+                        let n = threads.len();
+                        threads.push(instance(program, &callee, &ids, n, &shared)?);
+                    }
+                    templates.insert(callee, ids);
+                }
+            }
+        }
+        next += 1;
+    }
+    Ok(Some(ThreadProgram { threads, shared, instances }))
+}
+
+/// Whether a CFG forks, joins or enters an atomic section.
+pub fn has_thread_ops(cfg: &Cfg) -> bool {
+    cfg.edges.iter().any(|e| matches!(e.label, Label::Thread(_)))
+}
+
+/// Instance number `n` of the template `name`, whose thread ids look like `ids`.
+fn instance(program: &Program, name: &str, ids: &[Term], n: usize, shared: &BTreeSet<Term>) -> Result<Thread, PrepareError> {
+    let proc = program.procedures.get(name).ok_or_else(|| PrepareError::UnknownProcedure(name.into()))?;
+    if proc.requires.iter().any(|r| !r.free) {
+        return Err(PrepareError::Unsupported(format!("a precondition of `{name}`, which is started as a thread")));
+    }
+    let cfg = prepare(program, name)?;
+    let consts: BTreeSet<&Term> = program.consts.iter().collect();
+    let mut vars: BTreeSet<Term> = BTreeSet::new();
+    for e in &cfg.edges {
+        match &e.label {
+            Label::Stmt(_) => {
+                let tf = e.trans_formula();
+                vars.extend(tf.in_vars.keys().chain(tf.out_vars.keys()).cloned());
+            }
+            Label::Thread(op) => vars.extend(op.terms().iter().flat_map(free_vars)),
+            Label::Call(_) => {}
+        }
+    }
+    vars.extend(proc.params.iter().chain(&proc.rets).cloned());
+    vars.retain(|v| !shared.contains(v) && !consts.contains(v));
+    let rename = |v: &Term| Term::var(&format!("{}@t{n}", v.var_name().unwrap_or("v")), v.sort.clone());
+    let map: HashMap<Term, Term> = vars.iter().map(|v| (v.clone(), rename(v))).collect();
+    let sub = |t: &Term| substitute(t, &map);
+    let mut renamed = cfg.clone();
+    for e in &mut renamed.edges {
+        let label = match &e.label {
+            Label::Stmt(s) => Label::Stmt(subst_stmt(s, &map)),
+            Label::Thread(op) => Label::Thread(op.map_terms(&sub)),
+            Label::Call(c) => return Err(PrepareError::Unsupported(format!("the call of `{}` in a thread", c.callee))),
+        };
+        let mut edge = e.with_label(label);
+        edge.exact = e.exact.as_ref().map(|x| subst_stmt(x, &map));
+        *e = edge;
+    }
+    for l in &mut renamed.locs {
+        l.name = format!("{}@t{n}", l.name);
+    }
+    let id = ids.iter().enumerate().map(|(k, t)| Term::var(&format!("{name}.tid{k}@t{n}"), t.sort.clone())).collect();
+    Ok(Thread {
+        template: name.to_string(),
+        cfg: renamed,
+        id,
+        params: proc.params.iter().map(&sub).collect(),
+        rets: proc.rets.iter().map(&sub).collect(),
+        locals: vars.iter().map(sub).collect(),
+    })
+}
+
+/// Bound on the locations of a product.
+pub const MAX_PRODUCT_LOCS: usize = 500_000;
+
+/// What one edge of the product does: an edge of one thread's CFG, and for a fork the thread it
+/// starts, for a join the thread it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub thread: usize,
+    pub edge: usize,
+    pub partner: Option<usize>,
+}
+
+/// The interleavings of a concurrent program's threads as one CFG: each location a product
+/// state, each edge a statement of one thread ([`Product::moves`]).
+pub struct Product {
+    pub cfg: Cfg,
+    /// The move of each edge of `cfg`.
+    pub moves: Vec<Move>,
+    /// The location of every thread at each location of `cfg` (`None`: not running).
+    pub states: Vec<Vec<Option<LocId>>>,
+}
+
+/// A state of the product: each thread's location, and which thread is in an atomic section
+/// (with its nesting depth).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct State {
+    locs: Vec<Option<LocId>>,
+    atomic: Option<(usize, u32)>,
+}
+
+/// The product under construction: its CFG, the state of each location, and the states whose
+/// successors are still to be added.
+struct Explorer<'a> {
+    cfgs: &'a [Cfg],
+    cfg: Cfg,
+    index: HashMap<State, LocId>,
+    states: Vec<Vec<Option<LocId>>>,
+    queue: VecDeque<State>,
+}
+
+impl Explorer<'_> {
+    /// The location of `s`, added (and queued) if it is new.
+    fn intern(&mut self, s: State) -> Result<LocId, String> {
+        if let Some(&l) = self.index.get(&s) {
+            return Ok(l);
+        }
+        if self.cfg.locs.len() >= MAX_PRODUCT_LOCS {
+            return Err(format!("more than {MAX_PRODUCT_LOCS} interleaved states"));
+        }
+        let cfgs = self.cfgs;
+        let violation = s.locs.iter().enumerate().find_map(|(t, l)| l.and_then(|l| cfgs[t].locs[l].error.clone()));
+        let name = s.locs.iter().enumerate().filter_map(|(t, l)| l.map(|l| cfgs[t].locs[l].name.clone())).collect::<Vec<_>>().join(" | ");
+        let id = match violation {
+            Some(v) => self.cfg.add_error_loc(v),
+            None => self.cfg.add_loc("", s.locs[0].and_then(|l| cfgs[0].locs[l].pos.clone())),
+        };
+        self.cfg.locs[id].name = name;
+        self.index.insert(s.clone(), id);
+        self.states.push(s.locs.clone());
+        self.queue.push_back(s);
+        Ok(id)
+    }
+}
+
+/// The product of the threads, whose CFGs are `cfgs` (each thread's CFG encoded, with the
+/// thread's locations), explored from the entry's thread alone.
+pub fn product(tp: &ThreadProgram, cfgs: &[Cfg]) -> Result<Product, String> {
+    let succ: Vec<Vec<Vec<usize>>> = cfgs.iter().map(|c| c.successors()).collect();
+    let mut x = Explorer { cfgs, cfg: Cfg::default(), index: HashMap::new(), states: vec![], queue: VecDeque::new() };
+    let mut moves = vec![];
+    let mut limit_loc = None;
+    let start = State { locs: (0..cfgs.len()).map(|t| (t == 0).then_some(cfgs[0].entry)).collect(), atomic: None };
+    x.cfg.entry = x.intern(start)?;
+    while let Some(s) = x.queue.pop_front() {
+        let src = x.index[&s];
+        if x.cfg.locs[src].error.is_some() {
+            continue;
+        }
+        for (t, loc) in s.locs.iter().enumerate() {
+            let Some(loc) = *loc else { continue };
+            if s.atomic.is_some_and(|(owner, _)| owner != t) {
+                continue;
+            }
+            for &e in &succ[t][loc] {
+                let edge = &cfgs[t].edges[e];
+                for (partner, stmt, next) in moves_of(tp, cfgs, &s, t, edge) {
+                    let dst = match next {
+                        Some(next) => x.intern(next)?,
+                        None => *limit_loc.get_or_insert_with(|| {
+                            x.states.push(vec![]);
+                            x.cfg.add_error_loc(Violation { kind: ViolationKind::ThreadLimit, pos: edge.pos.clone() })
+                        }),
+                    };
+                    let product_edge = match stmt {
+                        None => edge.between(src, dst),
+                        Some(stmt) => edge.with_stmt(stmt).between(src, dst),
+                    };
+                    x.cfg.add_edge(product_edge);
+                    moves.push(Move { thread: t, edge: e, partner });
+                }
+            }
+        }
+    }
+    x.cfg.exit = x.cfg.entry;
+    Ok(Product { cfg: x.cfg, moves, states: x.states })
+}
+
+/// The moves of thread `t` along `edge` from `s`: the partner thread, the statement if it is not
+/// the edge's own, and the next state (`None`: a fork with no free instance).
+fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) -> Vec<(Option<usize>, Option<Stmt>, Option<State>)> {
+    let step = |partner: Option<(usize, Option<LocId>)>, atomic: Option<(usize, u32)>| {
+        let mut next = State { locs: s.locs.clone(), atomic };
+        next.locs[t] = Some(edge.dst);
+        if let Some((p, l)) = partner {
+            next.locs[p] = l;
+        }
+        if edge.dst == cfgs[t].exit && next.atomic.is_some_and(|(o, _)| o == t) {
+            next.atomic = None; // a thread that ends leaves its atomic sections
+        }
+        next
+    };
+    let op = match &edge.label {
+        Label::Thread(op) => op,
+        _ => return vec![(None, None, Some(step(None, s.atomic)))],
+    };
+    match op {
+        ThreadOp::AtomicBegin => {
+            let depth = s.atomic.map_or(0, |(_, d)| d);
+            vec![(None, Some(Stmt::Assume(tt())), Some(step(None, Some((t, depth + 1)))))]
+        }
+        ThreadOp::AtomicEnd => {
+            let atomic = s.atomic.and_then(|(o, d)| (d > 1).then_some((o, d - 1)));
+            vec![(None, Some(Stmt::Assume(tt())), Some(step(None, atomic)))]
+        }
+        ThreadOp::Fork { ids, callee, args } => {
+            let free = (1..tp.threads.len()).find(|&j| tp.threads[j].template == *callee && s.locs[j].is_none());
+            let Some(j) = free else { return vec![(None, Some(Stmt::Assume(tt())), None)] };
+            let th = &tp.threads[j];
+            let mut assign: Vec<(Term, Term)> = th.id.iter().cloned().zip(ids.iter().cloned()).collect();
+            assign.extend(th.params.iter().cloned().zip(args.iter().cloned()));
+            let stmt = Stmt::Seq(vec![Stmt::Havoc(th.locals.clone()), Stmt::Assign(assign)]);
+            vec![(Some(j), Some(stmt), Some(step(Some((j, Some(cfgs[j].entry))), s.atomic)))]
+        }
+        ThreadOp::Join { ids, rets } => {
+            let sorts = |ts: &[Term]| ts.iter().map(|t| t.sort.clone()).collect::<Vec<_>>();
+            (1..tp.threads.len())
+                .filter(|&j| j != t && s.locs[j] == Some(cfgs[j].exit))
+                .filter(|&j| sorts(&tp.threads[j].id) == sorts(ids) && (rets.is_empty() || sorts(&tp.threads[j].rets) == sorts(rets)))
+                .map(|j| {
+                    let th = &tp.threads[j];
+                    let same: Vec<Term> = th.id.iter().zip(ids).map(|(a, b)| eq(a, b)).collect();
+                    let mut stmt = vec![Stmt::Assume(and(&same))];
+                    if !rets.is_empty() {
+                        stmt.push(Stmt::Assign(rets.iter().cloned().zip(th.rets.iter().cloned()).collect()));
+                    }
+                    (Some(j), Some(Stmt::Seq(stmt)), Some(step(Some((j, None)), s.atomic)))
+                })
+                .collect()
+        }
+    }
+}
