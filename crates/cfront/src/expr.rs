@@ -166,6 +166,7 @@ impl Fx<'_> {
                 }
             },
             ExprKind::Unsupported(what) => Err(self.unsupported(&e.pos, what.clone())),
+            ExprKind::Function(_) => Err(self.unsupported(&e.pos, "function pointer")),
             ExprKind::StmtExpr(_) | ExprKind::Call(..) | ExprKind::Cond(..) | ExprKind::Comma(..) | ExprKind::Assign(..) => {
                 Err(self.unsupported(&e.pos, "member or element of a struct or array value that is not an object"))
             }
@@ -680,6 +681,7 @@ impl Fx<'_> {
             ExprKind::Call(Callee::Named(name), args) => self.call(name, args, &e.ty, pos, needed),
             ExprKind::StmtExpr(s) => self.stmt_expr(s, needed),
             ExprKind::Unsupported(what) => Err(self.unsupported(pos, what.clone())),
+            ExprKind::Function(_) => Err(self.unsupported(pos, "function pointer")),
         }
     }
 
@@ -694,7 +696,7 @@ impl Fx<'_> {
             ExprKind::Member(..) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::AddrOf(_) => true,
             ExprKind::PtrOffset(p, i, ..) => self.may_emit(p) || self.may_emit(i),
             ExprKind::PtrDiff(p, q, _) => self.may_emit(p) || self.may_emit(q),
-            ExprKind::StrLit(_) | ExprKind::Unsupported(_) => true,
+            ExprKind::StrLit(_) | ExprKind::Unsupported(_) | ExprKind::Function(_) => true,
             ExprKind::Cast(x) => {
                 !((x.ty.is_integer() || x.ty.is_pointer()) && (e.ty.is_integer() || e.ty.is_pointer())) || self.may_emit(x)
             }
@@ -758,6 +760,9 @@ impl Fx<'_> {
         }
         if let ExprKind::Unsupported(what) = &x.kind {
             return Err(self.unsupported(&x.pos, what.clone()));
+        }
+        if let ExprKind::Function(_) = &x.kind {
+            return Err(self.unsupported(&x.pos, "function pointer"));
         }
         if from.is_pointer() && ty.is_pointer() {
             if let Some(why) = punning(from, ty, x) {

@@ -166,6 +166,9 @@ impl Fx<'_> {
             _ => {}
         }
         if !defined {
+            if let Some(v) = self.thread_call(name, args, ret_ty, pos)? {
+                return Ok(v);
+            }
             match name {
                 "__VERIFIER_assume" | "assume_abort_if_not" => {
                     let c = self.one_cond(name, args, pos)?;
@@ -177,7 +180,6 @@ impl Fx<'_> {
                     self.assertion(&c, ViolationKind::Assert, pos);
                     return Ok(Val::Void);
                 }
-                "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" => return Ok(Val::Void),
                 "malloc" | "calloc" | "alloca" | "__builtin_alloca" | "valloc" => {
                     let mut sizes = vec![];
                     for a in args {
@@ -276,6 +278,13 @@ impl Fx<'_> {
                 self.effects_lenient(args)?;
                 return Ok(Val::Void);
             }
+        }
+        if defined && name.starts_with("__VERIFIER_atomic_") {
+            // SV-COMP: a function of this name runs atomically
+            self.emit_label(Label::Thread(ir::ThreadOp::AtomicBegin), pos, None);
+            let v = self.call_defined(name, args, ret_ty, pos, needed)?;
+            self.emit_label(Label::Thread(ir::ThreadOp::AtomicEnd), pos, None);
+            return Ok(v);
         }
         if defined {
             return self.call_defined(name, args, ret_ty, pos, needed);

@@ -29,6 +29,7 @@ mod memory;
 pub mod preprocess;
 mod print_c;
 mod promote;
+mod pthreads;
 mod shape;
 mod stmt;
 pub mod tast;

@@ -94,11 +94,11 @@ enum Cell {
     Float(CType),
 }
 
-fn cell_get(arr: &Term, b: &Term, o: &Term) -> Term {
+pub(crate) fn cell_get(arr: &Term, b: &Term, o: &Term) -> Term {
     select(&select(arr, b), o)
 }
 
-fn cell_set(arr: &Term, b: &Term, o: &Term, v: &Term) -> Term {
+pub(crate) fn cell_set(arr: &Term, b: &Term, o: &Term, v: &Term) -> Term {
     store(arr, b, &store(&select(arr, b), o, v))
 }
 

@@ -104,6 +104,10 @@ impl Fx<'_> {
         for p in self.tr.static_failures.clone() {
             self.static_assertion(false, &p);
         }
+        if self.tr.uses_threads {
+            let pos = statics.first().map(|s| s.pos.clone()).unwrap_or_else(|| SourcePos { file: self.tr.file.clone(), line: 0, col: 0 });
+            self.emit(Stmt::Assign(crate::pthreads::thread_vars_init()), &pos, None);
+        }
         let memory = self.tr.uses_memory || statics.iter().any(|s| matches!(self.tr.vars[s.var].shape, Shape::Mem(_)));
         if memory {
             let pos = statics.first().map(|s| s.pos.clone()).unwrap_or_else(|| SourcePos { file: self.tr.file.clone(), line: 0, col: 0 });

@@ -47,6 +47,9 @@ pub enum ExprKind {
     FloatLit(Option<f64>),
     /// A string literal (its bytes, without the terminating zero).
     StrLit(Vec<u8>),
+    /// A function designator, or a pointer to the function it names (only the thread
+    /// functions read it: any other use is unsupported, as a function pointer).
+    Function(String),
     /// A variable (an lvalue).
     Var(VarId),
     /// Conversion of the operand to this node's type.

@@ -126,6 +126,8 @@ pub(crate) struct Tr {
     pub new_marks: bool,
     /// Whether the program uses memory (the memory variables are globals).
     pub uses_memory: bool,
+    /// Whether the program starts threads (it then has a thread id counter).
+    pub uses_threads: bool,
     /// Names of procedure-local variables of all procedures (globals avoid them).
     pub local_names: HashSet<String>,
     /// Positions of static assertions at file scope that fail.
@@ -177,6 +179,7 @@ impl Tr {
             promoted: HashMap::new(),
             new_marks: false,
             uses_memory: false,
+            uses_threads: false,
             back: BackTranslation::default(),
         }
     }
@@ -297,6 +300,7 @@ impl Tr {
             self.global_names = names_mark.clone();
             self.local_names.clear();
             self.uses_memory = false;
+            self.uses_threads = false;
             for v in self.mem_globals.clone() {
                 if let Some(info) = self.vars.get_mut(v) {
                     info.shape = Shape::Mem(Term::var(&format!("&{}", info.ir_name), smt::Sort::Int));
@@ -318,8 +322,10 @@ impl Tr {
             self.function_definition(f)?;
             if let Some(body) = self.procedures.get(&name).and_then(|p| p.body.as_ref()) {
                 for e in &body.edges {
-                    if let ir::Label::Call(c) = &e.label {
-                        todo.push(c.callee.clone());
+                    match &e.label {
+                        ir::Label::Call(c) => todo.push(c.callee.clone()),
+                        ir::Label::Thread(ir::ThreadOp::Fork { callee, .. }) => todo.push(callee.clone()),
+                        _ => {}
                     }
                 }
             }
@@ -342,6 +348,9 @@ impl Tr {
         let mut globals: Vec<Term> = self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
         if self.uses_memory {
             globals.extend(crate::memory::memory_vars());
+        }
+        if self.uses_threads {
+            globals.extend(crate::pthreads::thread_vars_init().into_iter().map(|(v, _)| v));
         }
         let mut procedures = std::mem::take(&mut self.procedures);
         procedures.insert(INIT_PROC.to_string(), init);

@@ -223,7 +223,7 @@ impl Tr {
             Some(Ordinary::Const(c)) => Ok(Tr::int_lit(c.clone(), CType::INT, pos)),
             Some(Ordinary::Func(f)) => {
                 let ty = self.funcs.get(f).map(|fi| CType::Func(fi.ty.clone())).unwrap_or(CType::Void);
-                Ok(Expr::new(ExprKind::Unsupported("function pointer".into()), ty, pos))
+                Ok(Expr::new(ExprKind::Function(name.to_string()), ty, pos))
             }
             Some(Ordinary::Typedef(_)) => Err(self.error(span, format!("unexpected type name `{name}`"))),
             None => match name {
@@ -374,7 +374,7 @@ impl Tr {
         match &e.ty {
             CType::Array(t, _) => {
                 let ty = CType::Pointer(t.clone());
-                if matches!(e.kind, ExprKind::StrLit(_) | ExprKind::Unsupported(_)) {
+                if matches!(e.kind, ExprKind::StrLit(_) | ExprKind::Unsupported(_) | ExprKind::Function(_)) {
                     return Expr { ty, ..e };
                 }
                 let pos = e.pos.clone();
@@ -423,7 +423,7 @@ impl Tr {
     /// Checks that `e` is a scalar (after decay).
     fn scalar(&mut self, e: Expr, span: Span) -> Result<Expr> {
         let e = self.decay(e);
-        if e.ty.is_scalar() || matches!(e.kind, ExprKind::Unsupported(_)) {
+        if e.ty.is_scalar() || matches!(e.kind, ExprKind::Unsupported(_) | ExprKind::Function(_)) {
             Ok(e)
         } else {
             Err(self.error(span, "scalar value required"))
@@ -469,9 +469,13 @@ impl Tr {
             U::Address => {
                 if let CType::Func(_) = x.ty {
                     let ty = CType::Pointer(Rc::new(x.ty.clone()));
-                    return Ok(Expr::new(ExprKind::Unsupported("function pointer".into()), ty, pos));
+                    let kind = match x.kind {
+                        ExprKind::Function(f) => ExprKind::Function(f),
+                        _ => ExprKind::Unsupported("function pointer".into()),
+                    };
+                    return Ok(Expr::new(kind, ty, pos));
                 }
-                if matches!(x.kind, ExprKind::Unsupported(_)) {
+                if matches!(x.kind, ExprKind::Unsupported(_) | ExprKind::Function(_)) {
                     let ty = CType::Pointer(Rc::new(x.ty.clone()));
                     return Ok(Expr { ty, ..x });
                 }
@@ -540,7 +544,9 @@ impl Tr {
             return self.pointer_arith(op, a, b, span, pos);
         }
         if !a.ty.is_arith() || !b.ty.is_arith() {
-            if matches!(a.kind, ExprKind::Unsupported(_)) || matches!(b.kind, ExprKind::Unsupported(_)) {
+            if matches!(a.kind, ExprKind::Unsupported(_) | ExprKind::Function(_))
+                || matches!(b.kind, ExprKind::Unsupported(_) | ExprKind::Function(_))
+            {
                 return Ok(Expr::new(ExprKind::Unsupported(format!("operator `{}` on this operand", op.symbol())), CType::INT, pos));
             }
             return Err(self.error(span, format!("invalid operands to `{}`", op.symbol())));
@@ -705,7 +711,9 @@ impl Tr {
                     ));
                 }
                 if !ty.is_arith() || !b.ty.is_arith() {
-                    if matches!(a.kind, ExprKind::Unsupported(_)) || matches!(b.kind, ExprKind::Unsupported(_)) {
+                    if matches!(a.kind, ExprKind::Unsupported(_) | ExprKind::Function(_))
+                        || matches!(b.kind, ExprKind::Unsupported(_) | ExprKind::Function(_))
+                    {
                         return Ok(Expr::new(ExprKind::Unsupported("compound assignment on this operand".into()), ty, pos));
                     }
                     return Err(self.error(span, "invalid operands to compound assignment"));

@@ -101,6 +101,8 @@ fn prepare(program: &ir::Program, entry: &str, config: &Config) -> Result<Prepar
     if let Some(tp) = ir::prepare_threads(program, entry, config.thread_instances)? {
         return Ok(Prepared::Concurrent(tp));
     }
+    let sequential = ir::threads::without_atomic_sections(program);
+    let program = sequential.as_ref().unwrap_or(program);
     let nested = if config.inline { None } else { ir::prepare_nested(program, entry)? };
     match nested {
         Some(np) => Ok(Prepared::Nested(np)),

@@ -14,7 +14,7 @@ use crate::inline::{prepare, subst_stmt, PrepareError};
 use crate::stmt::Stmt;
 use smt::build::{and, eq, tt};
 use smt::subst::{free_vars, substitute};
-use smt::Term;
+use smt::{Sort, Term};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 /// One thread instance: the entry procedure's (number 0) or an instance of a template.
@@ -46,18 +46,19 @@ pub struct ThreadProgram {
 
 /// The program of `entry` as threads, or `None` if no thread is ever started.
 pub fn prepare_threads(program: &Program, entry: &str, instances: usize) -> Result<Option<ThreadProgram>, PrepareError> {
-    if !program.procedures.values().filter_map(|p| p.body.as_ref()).any(has_thread_ops) {
+    if !program.procedures.values().filter_map(|p| p.body.as_ref()).any(forks) {
         return Ok(None);
     }
     let main = prepare(program, entry)?;
-    if !has_thread_ops(&main) {
+    if !forks(&main) {
         return Ok(None);
     }
     let shared: BTreeSet<Term> = program.globals.iter().cloned().collect();
     let mut threads = vec![Thread { template: entry.to_string(), cfg: main, id: vec![], params: vec![], rets: vec![], locals: vec![] }];
     // Each template's instances are added when a fork of it is first seen; they are scanned
-    // for forks in turn.
-    let mut templates: HashMap<String, Vec<Term>> = HashMap::new();
+    // for forks in turn. Forks of one procedure with thread ids of different types start
+    // instances of different templates.
+    let mut templates: BTreeSet<(String, Vec<Sort>)> = BTreeSet::new();
     let mut next = 0;
     while next < threads.len() {
         let forks: Vec<(String, Vec<Term>)> = threads[next]
@@ -70,21 +71,13 @@ pub fn prepare_threads(program: &Program, entry: &str, instances: usize) -> Resu
             })
             .collect();
         for (callee, ids) in forks {
-            let sorts = |ids: &[Term]| ids.iter().map(|t| t.sort.clone()).collect::<Vec<_>>();
-            match templates.get(&callee) {
-                Some(known) if sorts(known) != sorts(&ids) => {
-                    return Err(PrepareError::Unsupported(format!("threads of `{callee}` started with thread ids of different types")));
-                }
-                Some(_) => {}
-                None if callee == entry => {
-                    return Err(PrepareError::Unsupported(format!("the entry procedure `{entry}` started as a thread")))
-                }
-                None => {
-                    for _ in 0..instances {
-                        let n = threads.len();
-                        threads.push(instance(program, &callee, &ids, n, &shared)?);
-                    }
-                    templates.insert(callee, ids);
+            if callee == entry {
+                return Err(PrepareError::Unsupported(format!("the entry procedure `{entry}` started as a thread")));
+            }
+            if templates.insert((callee.clone(), sorts(&ids))) {
+                for _ in 0..instances {
+                    let n = threads.len();
+                    threads.push(instance(program, &callee, &ids, n, &shared)?);
                 }
             }
         }
@@ -93,9 +86,31 @@ pub fn prepare_threads(program: &Program, entry: &str, instances: usize) -> Resu
     Ok(Some(ThreadProgram { threads, shared, instances }))
 }
 
-/// Whether a CFG forks, joins or enters an atomic section.
-pub fn has_thread_ops(cfg: &Cfg) -> bool {
-    cfg.edges.iter().any(|e| matches!(e.label, Label::Thread(_)))
+/// The sorts of a tuple of terms.
+fn sorts(ts: &[Term]) -> Vec<Sort> {
+    ts.iter().map(|t| t.sort.clone()).collect()
+}
+
+/// Whether a CFG starts a thread.
+fn forks(cfg: &Cfg) -> bool {
+    cfg.edges.iter().any(|e| matches!(e.label, Label::Thread(ThreadOp::Fork { .. })))
+}
+
+/// The program with its thread operations as statements: atomic sections mean nothing where
+/// no thread is started (`None` if it has no thread operation). Forks and joins stay (an engine
+/// rejects them).
+pub fn without_atomic_sections(program: &Program) -> Option<Program> {
+    let atomic = |e: &Edge| matches!(e.label, Label::Thread(ThreadOp::AtomicBegin | ThreadOp::AtomicEnd));
+    if !program.procedures.values().filter_map(|p| p.body.as_ref()).any(|b| b.edges.iter().any(atomic)) {
+        return None;
+    }
+    let mut p = program.clone();
+    for body in p.procedures.values_mut().filter_map(|p| p.body.as_mut()) {
+        for e in body.edges.iter_mut().filter(|e| atomic(e)) {
+            *e = e.with_stmt(Stmt::Assume(tt()));
+        }
+    }
+    Some(p)
 }
 
 /// Instance number `n` of the template `name`, whose thread ids look like `ids`.
@@ -282,7 +297,8 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
             vec![(None, Some(Stmt::Assume(tt())), Some(step(None, atomic)))]
         }
         ThreadOp::Fork { ids, callee, args } => {
-            let free = (1..tp.threads.len()).find(|&j| tp.threads[j].template == *callee && s.locs[j].is_none());
+            let template = |j: usize| tp.threads[j].template == *callee && sorts(&tp.threads[j].id) == sorts(ids);
+            let free = (1..tp.threads.len()).find(|&j| template(j) && s.locs[j].is_none());
             let Some(j) = free else { return vec![(None, Some(Stmt::Assume(tt())), None)] };
             let th = &tp.threads[j];
             let mut assign: Vec<(Term, Term)> = th.id.iter().cloned().zip(ids.iter().cloned()).collect();
@@ -290,21 +306,18 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
             let stmt = Stmt::Seq(vec![Stmt::Havoc(th.locals.clone()), Stmt::Assign(assign)]);
             vec![(Some(j), Some(stmt), Some(step(Some((j, Some(cfgs[j].entry))), s.atomic)))]
         }
-        ThreadOp::Join { ids, rets } => {
-            let sorts = |ts: &[Term]| ts.iter().map(|t| t.sort.clone()).collect::<Vec<_>>();
-            (1..tp.threads.len())
-                .filter(|&j| j != t && s.locs[j] == Some(cfgs[j].exit))
-                .filter(|&j| sorts(&tp.threads[j].id) == sorts(ids) && (rets.is_empty() || sorts(&tp.threads[j].rets) == sorts(rets)))
-                .map(|j| {
-                    let th = &tp.threads[j];
-                    let same: Vec<Term> = th.id.iter().zip(ids).map(|(a, b)| eq(a, b)).collect();
-                    let mut stmt = vec![Stmt::Assume(and(&same))];
-                    if !rets.is_empty() {
-                        stmt.push(Stmt::Assign(rets.iter().cloned().zip(th.rets.iter().cloned()).collect()));
-                    }
-                    (Some(j), Some(Stmt::Seq(stmt)), Some(step(Some((j, None)), s.atomic)))
-                })
-                .collect()
-        }
+        ThreadOp::Join { ids, rets } => (1..tp.threads.len())
+            .filter(|&j| j != t && s.locs[j] == Some(cfgs[j].exit))
+            .filter(|&j| sorts(&tp.threads[j].id) == sorts(ids) && (rets.is_empty() || sorts(&tp.threads[j].rets) == sorts(rets)))
+            .map(|j| {
+                let th = &tp.threads[j];
+                let same: Vec<Term> = th.id.iter().zip(ids).map(|(a, b)| eq(a, b)).collect();
+                let mut stmt = vec![Stmt::Assume(and(&same))];
+                if !rets.is_empty() {
+                    stmt.push(Stmt::Assign(rets.iter().cloned().zip(th.rets.iter().cloned()).collect()));
+                }
+                (Some(j), Some(Stmt::Seq(stmt)), Some(step(Some((j, None)), s.atomic)))
+            })
+            .collect(),
     }
 }
