@@ -13,7 +13,7 @@ use lang_c::ast;
 use lang_c::span::Span;
 use num_bigint::BigInt;
 use smt::Term;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -346,13 +346,23 @@ impl Tr {
         }
         let init = crate::stmt::init_procedure(&mut self, entry_pos)?;
         let mut globals: Vec<Term> = self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
+        let mut procedures = std::mem::take(&mut self.procedures);
+        if self.uses_threads {
+            // the data threads share: the program's variables of static storage and the
+            // objects in memory (not the memory model's bookkeeping, which allocation and
+            // `free` update in one step, as the C library does under its own lock)
+            let mut data: BTreeSet<Term> = globals.iter().cloned().collect();
+            data.extend([crate::memory::mem_int(), crate::memory::mem_base(), crate::memory::mem_off()]);
+            for p in procedures.values_mut() {
+                ir::threads::split_shared_reads(p, &data);
+            }
+        }
         if self.uses_memory {
             globals.extend(crate::memory::memory_vars());
         }
         if self.uses_threads {
             globals.extend(crate::pthreads::thread_vars_init().into_iter().map(|(v, _)| v));
         }
-        let mut procedures = std::mem::take(&mut self.procedures);
         procedures.insert(INIT_PROC.to_string(), init);
         check_calls(&procedures, &self.file)?;
         let mods = ir::nested::modified_globals(&procedures, &globals);

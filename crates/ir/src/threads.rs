@@ -9,12 +9,12 @@
 //! template runs leads to a location of kind [`ViolationKind::ThreadLimit`]: an engine never
 //! calls a program safe while it is reachable, and never reports it as a violation.
 
-use crate::cfg::{Cfg, Edge, Label, LocId, Program, ThreadOp, Violation, ViolationKind};
+use crate::cfg::{Cfg, Edge, Label, LocId, Procedure, Program, ThreadOp, Violation, ViolationKind};
 use crate::inline::{prepare, subst_stmt, PrepareError};
 use crate::stmt::Stmt;
 use smt::build::{and, eq, tt};
 use smt::subst::{free_vars, substitute};
-use smt::{Sort, Term};
+use smt::{Op, Sort, Term};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 /// One thread instance: the entry procedure's (number 0) or an instance of a template.
@@ -320,4 +320,85 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
             })
             .collect(),
     }
+}
+
+/// Splits the statements of `proc` that access shared data more than once, for a language
+/// whose statements are not atomic (C: `x = x + 1` reads `x`, then writes it, and another
+/// thread may write in between). Each read of a variable of `data` (a cell of it, for an
+/// array) moves to a statement of its own before the rest, which reads a fresh local instead.
+/// A statement whose parts write what a later part reads (a composed statement of the front
+/// end) stays whole.
+pub fn split_shared_reads(proc: &mut Procedure, data: &BTreeSet<Term>) {
+    let Some(body) = proc.body.as_mut() else { return };
+    let edges = std::mem::take(&mut body.edges);
+    for e in edges {
+        let Label::Stmt(s) = &e.label else {
+            body.edges.push(e);
+            continue;
+        };
+        let reads = shared_reads(s, data);
+        let writes = e.trans_formula().assigned_vars().iter().any(|v| data.contains(v));
+        if reads.len() + usize::from(writes) <= 1 || (!matches!(s, Stmt::Assign(_) | Stmt::Assume(_)) && reads_written(s, &reads)) {
+            body.edges.push(e);
+            continue;
+        }
+        let mut map = HashMap::new();
+        let mut src = e.src;
+        for r in reads {
+            let t = Term::fresh("#read", r.sort.clone());
+            proc.locals.push(t.clone());
+            let next = body.add_loc(format!("read{}", body.locs.len()), e.pos.clone());
+            body.add_stmt(src, next, Stmt::Assign(vec![(t.clone(), substitute(&r, &map))]), e.pos.clone());
+            map.insert(r, t);
+            src = next;
+        }
+        let mut rest = e.with_stmt(subst_stmt(s, &map)).between(src, e.dst);
+        rest.exact = e.exact.as_ref().map(|x| subst_stmt(x, &map));
+        body.add_edge(rest);
+    }
+}
+
+/// The reads of shared data in `s`, without repetitions and each after the reads inside it (a
+/// cell's index may be read from memory too): variables of `data` that are not arrays, and
+/// cells `select(..select(a, i).., j)` of arrays `a` of `data`.
+fn shared_reads(s: &Stmt, data: &BTreeSet<Term>) -> Vec<Term> {
+    fn visit(t: &Term, data: &BTreeSet<Term>, out: &mut Vec<Term>) {
+        t.args.iter().for_each(|a| visit(a, data, out));
+        let cell = !matches!(t.sort, Sort::Array(..)) && array_of(t).is_some_and(|a| data.contains(a));
+        if (cell || (t.is_var() && data.contains(t) && !matches!(t.sort, Sort::Array(..)))) && !out.contains(t) {
+            out.push(t.clone());
+        }
+    }
+    fn stmt(s: &Stmt, data: &BTreeSet<Term>, out: &mut Vec<Term>) {
+        match s {
+            Stmt::Assume(c) => visit(c, data, out),
+            Stmt::Assign(pairs) => pairs.iter().for_each(|(_, e)| visit(e, data, out)),
+            Stmt::Havoc(_) => {}
+            Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().for_each(|s| stmt(s, data, out)),
+        }
+    }
+    let mut out = vec![];
+    stmt(s, data, &mut out);
+    out
+}
+
+/// The array variable a chain of `select`s reads from.
+fn array_of(t: &Term) -> Option<&Term> {
+    match t.op() {
+        Some(Op::Select) => {
+            let a = &t.args[0];
+            if a.is_var() {
+                Some(a)
+            } else {
+                array_of(a)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether a part of `s` writes a variable that one of `reads` reads.
+fn reads_written(s: &Stmt, reads: &[Term]) -> bool {
+    let written = s.trans_formula().assigned_vars();
+    reads.iter().any(|r| free_vars(r).iter().any(|v| written.contains(v)))
 }
