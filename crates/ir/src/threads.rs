@@ -352,8 +352,8 @@ pub fn split_shared_reads(proc: &mut Procedure, data: &BTreeSet<Term>) {
             map.insert(r, t);
             src = next;
         }
-        let mut rest = e.with_stmt(subst_stmt(s, &map)).between(src, e.dst);
-        rest.exact = e.exact.as_ref().map(|x| subst_stmt(x, &map));
+        let mut rest = e.with_stmt(replace_reads(s, &map)).between(src, e.dst);
+        rest.exact = e.exact.as_ref().map(|x| replace_reads(x, &map));
         body.add_edge(rest);
     }
 }
@@ -380,6 +380,17 @@ fn shared_reads(s: &Stmt, data: &BTreeSet<Term>) -> Vec<Term> {
     let mut out = vec![];
     stmt(s, data, &mut out);
     out
+}
+
+/// `s` with the reads of `map` replaced (the variables it assigns stay).
+fn replace_reads(s: &Stmt, map: &HashMap<Term, Term>) -> Stmt {
+    match s {
+        Stmt::Assume(c) => Stmt::Assume(substitute(c, map)),
+        Stmt::Assign(pairs) => Stmt::Assign(pairs.iter().map(|(x, e)| (x.clone(), substitute(e, map))).collect()),
+        Stmt::Havoc(vs) => Stmt::Havoc(vs.clone()),
+        Stmt::Seq(ss) => Stmt::Seq(ss.iter().map(|s| replace_reads(s, map)).collect()),
+        Stmt::Choice(ss) => Stmt::Choice(ss.iter().map(|s| replace_reads(s, map)).collect()),
+    }
 }
 
 /// The array variable a chain of `select`s reads from.

@@ -1,0 +1,173 @@
+//! Threads: splitting non-atomic statements, the encoding of a thread's CFG, and the product
+//! of thread instances.
+
+use ir::threads::{product, split_shared_reads};
+use ir::{Cfg, Edge, Label, Procedure, Program, Stmt, ThreadOp, ViolationKind};
+use smt::build::*;
+use smt::{Sort, Term};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn var(name: &str) -> Term {
+    Term::var(name, Sort::Int)
+}
+
+/// A procedure whose body is a chain of edges with these labels.
+fn chain(name: &str, labels: Vec<Label>) -> Procedure {
+    let mut cfg = Cfg::default();
+    let mut cur = cfg.add_loc("entry", None);
+    cfg.entry = cur;
+    for l in labels {
+        let next = cfg.add_loc(format!("L{}", cfg.locs.len()), None);
+        cfg.add_edge(Edge::new(cur, next, l, None, None));
+        cur = next;
+    }
+    cfg.exit = cur;
+    Procedure {
+        name: name.into(),
+        params: vec![],
+        rets: vec![],
+        locals: vec![],
+        modifies: vec![],
+        requires: vec![],
+        ensures: vec![],
+        body: Some(cfg),
+        pos: None,
+    }
+}
+
+fn stmts(p: &Procedure) -> Vec<Stmt> {
+    p.body.as_ref().map(|b| b.edges.iter().map(|e| e.stmt()).collect()).unwrap_or_default()
+}
+
+/// The two assignments a split statement became.
+fn read_then_write(p: &Procedure) -> (Vec<(Term, Term)>, Vec<(Term, Term)>) {
+    match stmts(p).as_slice() {
+        [Stmt::Assign(read), Stmt::Assign(write)] => (read.clone(), write.clone()),
+        other => panic!("expected a read and a write, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_increment_of_shared_data_is_a_read_and_then_a_write() {
+    let (x, y) = (var("x"), var("y"));
+    let data: BTreeSet<Term> = [x.clone()].into();
+    let inc = Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(1)]))]);
+    let mut p = chain("p", vec![Label::Stmt(inc)]);
+    split_shared_reads(&mut p, &data);
+    let (read, write) = read_then_write(&p);
+    let t = read[0].0.clone();
+    assert_eq!(read, vec![(t.clone(), x.clone())]);
+    assert_eq!(write, vec![(x.clone(), add(&[t.clone(), int(1)]))], "the write keeps its target");
+    assert!(p.locals.contains(&t));
+    // one access only: a read into a local, a write of a constant, a condition
+    for s in [Stmt::Assign(vec![(y.clone(), x.clone())]), Stmt::Assign(vec![(x.clone(), int(5))]), Stmt::Assume(lt(&x, &y))] {
+        let mut q = chain("q", vec![Label::Stmt(s.clone())]);
+        split_shared_reads(&mut q, &data);
+        assert_eq!(stmts(&q), vec![s]);
+    }
+}
+
+#[test]
+fn a_cell_of_shared_memory_is_read_on_its_own_and_written_in_place() {
+    let m = Term::var("M", Sort::array(Sort::Int, Sort::Int));
+    let (i, j) = (var("i"), var("j"));
+    let data: BTreeSet<Term> = [m.clone()].into();
+    // M[i] := M[j] + 1
+    let s = Stmt::Assign(vec![(m.clone(), store(&m, &i, &add(&[select(&m, &j), int(1)])))]);
+    let mut p = chain("p", vec![Label::Stmt(s)]);
+    split_shared_reads(&mut p, &data);
+    let (read, write) = read_then_write(&p);
+    let t = read[0].0.clone();
+    assert_eq!(read[0].1, select(&m, &j));
+    assert_eq!(write, vec![(m.clone(), store(&m, &i, &add(&[t, int(1)])))], "the store still reads the array it updates");
+}
+
+#[test]
+fn a_havoc_and_the_assumption_on_its_value_stay_one_statement() {
+    let x = var("x");
+    let data: BTreeSet<Term> = [x.clone()].into();
+    let s = Stmt::Seq(vec![Stmt::Havoc(vec![x.clone()]), Stmt::Assume(le(&int(0), &x))]);
+    let mut p = chain("p", vec![Label::Stmt(s.clone())]);
+    split_shared_reads(&mut p, &data);
+    assert_eq!(stmts(&p), vec![s]);
+}
+
+#[test]
+fn a_thread_keeps_its_shared_accesses_apart_and_composes_the_rest() {
+    let (g, a, b) = (var("g"), var("a"), var("b"));
+    let shared: BTreeSet<Term> = [g.clone()].into();
+    let labels = vec![
+        Label::Stmt(Stmt::Assign(vec![(a.clone(), int(1))])),
+        Label::Stmt(Stmt::Assign(vec![(b.clone(), add(&[a.clone(), int(1)]))])),
+        Label::Stmt(Stmt::Assign(vec![(g.clone(), b.clone())])),
+        Label::Stmt(Stmt::Assign(vec![(a.clone(), g.clone())])),
+    ];
+    let p = chain("p", labels);
+    let encoded = ir::thread_block_encoding(p.body.as_ref().expect("body"), &shared);
+    // a := 1; b := a + 1 compose; the write and the read of g stay letters of their own
+    assert_eq!(encoded.edges.len(), 3, "{encoded:?}");
+    // inside an atomic section everything composes
+    let mut labels = vec![Label::Thread(ThreadOp::AtomicBegin)];
+    labels.push(Label::Stmt(Stmt::Assign(vec![(g.clone(), int(1))])));
+    labels.push(Label::Stmt(Stmt::Assign(vec![(g.clone(), add(&[g.clone(), int(1)]))])));
+    labels.push(Label::Thread(ThreadOp::AtomicEnd));
+    let q = chain("q", labels);
+    let encoded = ir::thread_block_encoding(q.body.as_ref().expect("body"), &shared);
+    assert_eq!(encoded.edges.len(), 3, "{encoded:?}");
+}
+
+/// `main` forks `n` threads of `worker` (each `g := g + 1`) and joins none.
+fn forking(n: usize) -> Program {
+    let g = var("g");
+    let mut labels = vec![];
+    for k in 0..n {
+        labels.push(Label::Thread(ThreadOp::Fork { ids: vec![int(k as i64)], callee: "worker".into(), args: vec![] }));
+    }
+    let main = chain("main", labels);
+    let worker = chain("worker", vec![Label::Stmt(Stmt::Assign(vec![(g.clone(), add(&[g.clone(), int(1)]))]))]);
+    Program {
+        file: "test".into(),
+        globals: vec![g],
+        consts: vec![],
+        functions: vec![],
+        axioms: vec![],
+        procedures: BTreeMap::from([("main".to_string(), main), ("worker".to_string(), worker)]),
+        entries: vec!["main".into()],
+    }
+}
+
+#[test]
+fn the_product_interleaves_the_instances_and_marks_a_fork_beyond_them() {
+    let tp = ir::prepare_threads(&forking(2), "main", 2).expect("prepared").expect("threads");
+    assert_eq!(tp.threads.len(), 3);
+    let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
+    let prod = product(&tp, &cfgs).expect("product");
+    assert!(prod.cfg.locs.iter().all(|l| l.error.is_none()), "two instances suffice for two forks");
+    // both increments in either order: the final state (every thread at its exit) is reached
+    // by two paths
+    let ends = prod.states.iter().filter(|s| s.iter().enumerate().all(|(t, l)| *l == Some(cfgs[t].exit))).count();
+    assert_eq!(ends, 1);
+    let tp = ir::prepare_threads(&forking(3), "main", 2).expect("prepared").expect("threads");
+    let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
+    let prod = product(&tp, &cfgs).expect("product");
+    let limits = prod.cfg.locs.iter().filter(|l| l.error.as_ref().is_some_and(|v| v.kind == ViolationKind::ThreadLimit)).count();
+    assert_eq!(limits, 1, "the third fork finds no free instance");
+}
+
+#[test]
+fn a_program_without_forks_is_not_concurrent() {
+    let p = chain("main", vec![Label::Thread(ThreadOp::AtomicBegin), Label::Thread(ThreadOp::AtomicEnd)]);
+    let program = Program {
+        file: "test".into(),
+        globals: vec![],
+        consts: vec![],
+        functions: vec![],
+        axioms: vec![],
+        procedures: BTreeMap::from([("main".to_string(), p)]),
+        entries: vec!["main".into()],
+    };
+    assert!(ir::prepare_threads(&program, "main", 2).expect("prepared").is_none());
+    let sequential = ir::threads::without_atomic_sections(&program).expect("had atomic sections");
+    let body = sequential.procedures["main"].body.as_ref().expect("body");
+    assert!(body.edges.iter().all(|e| matches!(e.label, Label::Stmt(_))));
+}
