@@ -39,8 +39,11 @@ fn stmts(p: &Procedure) -> Vec<Stmt> {
     p.body.as_ref().map(|b| b.edges.iter().map(|e| e.stmt()).collect()).unwrap_or_default()
 }
 
+/// A parallel assignment's pairs.
+type Pairs = Vec<(Term, Term)>;
+
 /// The two assignments a split statement became.
-fn read_then_write(p: &Procedure) -> (Vec<(Term, Term)>, Vec<(Term, Term)>) {
+fn read_then_write(p: &Procedure) -> (Pairs, Pairs) {
     match stmts(p).as_slice() {
         [Stmt::Assign(read), Stmt::Assign(write)] => (read.clone(), write.clone()),
         other => panic!("expected a read and a write, got {other:?}"),
