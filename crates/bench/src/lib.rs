@@ -250,7 +250,8 @@ pub fn child_args(task: &Task, opts: &RunOptions) -> Vec<OsString> {
     }
     let pass_property = match task.kind {
         TaskKind::Yml => true,
-        TaskKind::Annotated => task.property.as_deref() == Some("termination"),
+        // an annotated `unreach-call` task means the default properties (see the corpus README)
+        TaskKind::Annotated => task.property.as_deref() != Some("unreach-call"),
     };
     if task.kind == TaskKind::Yml && opts.caps.data_model && !has_option(&opts.extra, "--data-model") {
         if let Some(m) = task.data_model {

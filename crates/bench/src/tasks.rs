@@ -15,6 +15,9 @@
 //!     `_false-termination` does not, `_unknown-termination` is property `termination` with no
 //!     expected answer. Other properties in the name are ignored.
 //!
+//!   In a folder named `races` (Ultimate's data-race examples), `#Safe`/`#Unsafe` are about
+//!   property `no-data-race`.
+//!
 //!   When both are there the first line wins; a first line and a file name that announce opposite
 //!   termination verdicts make the task malformed. A program with neither is a task with no
 //!   property and no expected answer.
@@ -416,7 +419,8 @@ pub fn program_task(file: &Path) -> Task {
     match parse_file_name(&name).and_then(|n| combine(parse_annotation(&head), n)) {
         Ok(Some(a)) => {
             let (p, e) = a.property_and_expected();
-            task.property = Some(p.to_string());
+            let races = file.components().any(|c| c.as_os_str() == "races");
+            task.property = Some(if races && p == "unreach-call" { "no-data-race" } else { p }.to_string());
             task.expected = e;
         }
         Ok(None) => {}

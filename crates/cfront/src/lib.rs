@@ -62,6 +62,8 @@ pub enum Property {
     ValidMemtrack,
     /// `valid-memcleanup`: all memory is freed at exit.
     ValidMemcleanup,
+    /// `no-data-race`: no two threads access one location at once, one of them writing.
+    NoDataRace,
     /// `termination`: every execution terminates. Nothing is instrumented for it (it is no
     /// error location); the termination engine decides it, and it is checked on its own.
     Termination,
@@ -78,6 +80,7 @@ impl Property {
             Property::ValidFree => "valid-free",
             Property::ValidMemtrack => "valid-memtrack",
             Property::ValidMemcleanup => "valid-memcleanup",
+            Property::NoDataRace => "no-data-race",
             Property::Termination => "termination",
         }
     }
@@ -89,7 +92,7 @@ impl Property {
 
     /// Parses a comma-separated list of property names (`unreach-call`, `no-overflow`,
     /// `div-by-zero`, `valid-deref`, `valid-free`, `valid-memtrack`, `valid-memsafety`,
-    /// `valid-memcleanup`, `termination`, `default`) or paths of SV-COMP `.prp` files.
+    /// `valid-memcleanup`, `no-data-race`, `termination`, `default`) or paths of SV-COMP `.prp` files.
     /// Termination is checked on its own: together with another property it is a usage error.
     pub fn parse_list(spec: &str) -> Result<BTreeSet<Property>, PropertyError> {
         let mut out = BTreeSet::new();
@@ -123,7 +126,7 @@ impl Property {
     }
 
     /// Every property, in the order of [`Property::name`].
-    pub const ALL: [Property; 8] = [
+    pub const ALL: [Property; 9] = [
         Property::UnreachCall,
         Property::NoOverflow,
         Property::DivByZero,
@@ -131,6 +134,7 @@ impl Property {
         Property::ValidFree,
         Property::ValidMemtrack,
         Property::ValidMemcleanup,
+        Property::NoDataRace,
         Property::Termination,
     ];
 
@@ -150,6 +154,8 @@ impl Property {
                 out.insert(Property::ValidMemtrack);
             } else if line.contains("valid-memcleanup") {
                 out.insert(Property::ValidMemcleanup);
+            } else if line.contains("data-race") {
+                out.insert(Property::NoDataRace);
             } else if line.contains("LTL(F end)") {
                 out.insert(Property::Termination);
             } else {
@@ -165,7 +171,7 @@ impl Property {
 
 /// SV-COMP properties Tracery knows by name but does not check (a request for one is
 /// answered UNKNOWN, never TRUE).
-pub const UNCHECKED_PROPERTIES: [&str; 3] = ["no-data-race", "def-behavior", "valid-memsafety-concurrent"];
+pub const UNCHECKED_PROPERTIES: [&str; 2] = ["def-behavior", "valid-memsafety-concurrent"];
 
 /// Why a property list was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

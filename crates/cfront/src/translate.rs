@@ -344,9 +344,9 @@ impl Tr {
                 format!("no definition of the entry function `{entry}`"),
             ));
         }
-        let init = crate::stmt::init_procedure(&mut self, entry_pos)?;
         let mut globals: Vec<Term> = self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
         let mut procedures = std::mem::take(&mut self.procedures);
+        let mut race_data = BTreeSet::new();
         if self.uses_threads {
             // the data threads share: the program's variables of static storage and the
             // objects in memory (not the memory model's bookkeeping, which allocation and
@@ -356,7 +356,13 @@ impl Tr {
             for p in procedures.values_mut() {
                 ir::threads::split_shared_reads(p, &data);
             }
+            if self.opts.properties.contains(&crate::Property::NoDataRace) {
+                race_data = data;
+            }
         }
+        self.procedures = procedures;
+        let init = crate::stmt::init_procedure(&mut self, entry_pos)?;
+        let mut procedures = std::mem::take(&mut self.procedures);
         if self.uses_memory {
             globals.extend(crate::memory::memory_vars());
         }
@@ -377,6 +383,7 @@ impl Tr {
             axioms: vec![],
             procedures,
             entries: vec![entry],
+            race_data,
         };
         let externs = self.externs();
         self.back.set_externs(externs);

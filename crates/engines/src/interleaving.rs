@@ -27,11 +27,17 @@ struct Interleaved<'a> {
 
 impl<'a> Interleaved<'a> {
     fn new(tp: &'a ThreadProgram, config: &Config) -> Result<Interleaved<'a>, String> {
-        let encoded: Vec<Cfg> = tp
-            .threads
-            .iter()
-            .map(|t| if config.large_blocks { ir::thread_block_encoding(&t.cfg, &tp.shared) } else { t.cfg.clone() })
-            .collect();
+        let encoded: Vec<Cfg> =
+            tp.threads
+                .iter()
+                .map(|t| {
+                    if config.large_blocks {
+                        ir::thread_block_encoding(&t.cfg, &tp.shared, !tp.race_data.is_empty())
+                    } else {
+                        t.cfg.clone()
+                    }
+                })
+                .collect();
         let product = product(tp, &encoded)?;
         let mut ids: HashMap<Move, usize> = HashMap::new();
         let mut letters = vec![];

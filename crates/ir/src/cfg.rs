@@ -2,7 +2,7 @@
 
 use crate::stmt::{Stmt, TransFormula};
 use smt::{FuncDecl, Term};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -47,6 +47,8 @@ pub enum ViolationKind {
     ValidMemcleanup,
     /// An execution that never ends (no error location: a lasso the termination engine found).
     Nontermination,
+    /// Two threads may access one location at once, at least one of them writing.
+    DataRace,
     /// A thread is started while every instance of its procedure runs: not a violation, but a
     /// state beyond the bounded number of thread instances (its reachability means UNKNOWN).
     ThreadLimit,
@@ -65,6 +67,7 @@ impl ViolationKind {
             ViolationKind::ValidMemtrack => "valid-memtrack",
             ViolationKind::ValidMemcleanup => "valid-memcleanup",
             ViolationKind::Nontermination => "termination",
+            ViolationKind::DataRace => "no-data-race",
             ViolationKind::ThreadLimit => "thread-instances",
         }
     }
@@ -84,6 +87,7 @@ impl ViolationKind {
             ViolationKind::ValidMemtrack => "allocated memory may be lost (memory leak)",
             ViolationKind::ValidMemcleanup => "allocated memory may not be freed at program end",
             ViolationKind::Nontermination => "the program may run forever",
+            ViolationKind::DataRace => "data race: two threads may access one location at once, one of them writing",
             ViolationKind::ThreadLimit => "more threads may run at once than there are thread instances",
         }
     }
@@ -426,6 +430,9 @@ pub struct Program {
     pub procedures: BTreeMap<String, Procedure>,
     /// Procedures to verify, each as an entry point.
     pub entries: Vec<String>,
+    /// The shared variables whose accesses by two threads at once are data races to report
+    /// (`no-data-race`; empty: races are not checked).
+    pub race_data: BTreeSet<Term>,
 }
 
 /// The name of the variable that holds `x`'s value at procedure entry (`old(x)`).

@@ -29,9 +29,11 @@ pub fn sequential_block_encoding(cfg: &Cfg) -> Cfg {
 /// where another thread may interleave and observe or change shared state, so statements are
 /// composed only where both touch no variable of `shared` (they commute with every statement of
 /// another thread), or at a location inside an atomic section on every path (no other thread
-/// runs there). Thread operations are never composed.
-pub fn thread_block_encoding(cfg: &Cfg, shared: &BTreeSet<Term>) -> Cfg {
-    let rules = ThreadRules { shared, atomic: atomic_interior(cfg) };
+/// runs there; unless `accesses_apart`: data races are checked on the accesses as they are).
+/// Thread operations are never composed.
+pub fn thread_block_encoding(cfg: &Cfg, shared: &BTreeSet<Term>, accesses_apart: bool) -> Cfg {
+    let atomic = if accesses_apart { vec![false; cfg.locs.len()] } else { atomic_interior(cfg) };
+    let rules = ThreadRules { shared, atomic };
     encode(cfg, true, &rules)
 }
 

@@ -12,7 +12,7 @@
 use crate::cfg::{Cfg, Edge, Label, LocId, Procedure, Program, ThreadOp, Violation, ViolationKind};
 use crate::inline::{prepare, subst_stmt, PrepareError};
 use crate::stmt::Stmt;
-use smt::build::{and, eq, tt};
+use smt::build::{and, eq, or, tt};
 use smt::subst::{free_vars, substitute};
 use smt::{Op, Sort, Term};
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -42,6 +42,8 @@ pub struct ThreadProgram {
     pub shared: BTreeSet<Term>,
     /// Instances per template.
     pub instances: usize,
+    /// The shared variables whose concurrent accesses are data races (empty: not checked).
+    pub race_data: BTreeSet<Term>,
 }
 
 /// The program of `entry` as threads, or `None` if no thread is ever started.
@@ -83,7 +85,7 @@ pub fn prepare_threads(program: &Program, entry: &str, instances: usize) -> Resu
         }
         next += 1;
     }
-    Ok(Some(ThreadProgram { threads, shared, instances }))
+    Ok(Some(ThreadProgram { threads, shared, instances, race_data: program.race_data.clone() }))
 }
 
 /// The sorts of a tuple of terms.
@@ -166,12 +168,14 @@ fn instance(program: &Program, name: &str, ids: &[Term], n: usize, shared: &BTre
 pub const MAX_PRODUCT_LOCS: usize = 500_000;
 
 /// What one edge of the product does: an edge of one thread's CFG, and for a fork the thread it
-/// starts, for a join the thread it ends.
+/// starts, for a join the thread it ends; or, for a data race, the check that the edge of the
+/// thread and the edge `race` of the partner access one place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     pub thread: usize,
     pub edge: usize,
     pub partner: Option<usize>,
+    pub race: Option<usize>,
 }
 
 /// The interleavings of a concurrent program's threads as one CFG: each location a product
@@ -233,6 +237,8 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg]) -> Result<Product, String> {
     let mut x = Explorer { cfgs, cfg: Cfg::default(), index: HashMap::new(), states: vec![], queue: VecDeque::new() };
     let mut moves = vec![];
     let mut limit_loc = None;
+    let access = race_accesses(tp, cfgs);
+    let mut race_locs: HashMap<(usize, usize, usize, usize), LocId> = HashMap::new();
     let start = State { locs: (0..cfgs.len()).map(|t| (t == 0).then_some(cfgs[0].entry)).collect(), atomic: None };
     x.cfg.entry = x.intern(start)?;
     while let Some(s) = x.queue.pop_front() {
@@ -260,13 +266,47 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg]) -> Result<Product, String> {
                         Some(stmt) => edge.with_stmt(stmt).between(src, dst),
                     };
                     x.cfg.add_edge(product_edge);
-                    moves.push(Move { thread: t, edge: e, partner });
+                    moves.push(Move { thread: t, edge: e, partner, race: None });
                 }
+            }
+        }
+        // two threads at accesses of one place, one of them writing (an access inside an
+        // atomic section races with one outside it)
+        for (t, u) in running_pairs(&s) {
+            let (lt, lu) = (s.locs[t].unwrap_or_default(), s.locs[u].unwrap_or_default());
+            for (&e, &f) in succ[t][lt].iter().flat_map(|e| succ[u][lu].iter().map(move |f| (e, f))) {
+                let Some(same) = conflict(access[t][e].as_ref()?, access[u][f].as_ref()?) else { continue };
+                let dst = *race_locs.entry((t, e, u, f)).or_insert_with(|| {
+                    x.states.push(vec![]);
+                    x.cfg.add_error_loc(Violation { kind: ViolationKind::DataRace, pos: cfgs[u].edges[f].pos.clone() })
+                });
+                x.cfg.add_edge(cfgs[t].edges[e].with_stmt(Stmt::Assume(same)).between(src, dst));
+                moves.push(Move { thread: t, edge: e, partner: Some(u), race: Some(f) });
             }
         }
     }
     x.cfg.exit = x.cfg.entry;
     Ok(Product { cfg: x.cfg, moves, states: x.states })
+}
+
+/// The pairs of threads running in `s`.
+fn running_pairs(s: &State) -> Vec<(usize, usize)> {
+    let running: Vec<usize> = (0..s.locs.len()).filter(|&t| s.locs[t].is_some()).collect();
+    running.iter().enumerate().flat_map(|(k, &t)| running[k + 1..].iter().map(move |&u| (t, u))).collect()
+}
+
+/// The accesses of an edge, or why they have no places (an error only where another thread
+/// runs beside the edge).
+type Accesses = Result<Vec<(Place, bool)>, String>;
+
+/// The accesses of every edge of every thread to the data whose races are checked (none when
+/// they are not).
+fn race_accesses(tp: &ThreadProgram, cfgs: &[Cfg]) -> Vec<Vec<Accesses>> {
+    let of = |e: &Edge| match &e.label {
+        Label::Stmt(s) if !tp.race_data.is_empty() => accesses(s, &tp.race_data).map_err(|why| format!("unsupported: data races: {why}")),
+        _ => Ok(vec![]),
+    };
+    cfgs.iter().map(|c| c.edges.iter().map(of).collect()).collect()
 }
 
 /// The moves of thread `t` along `edge` from `s`: the partner thread, the statement if it is not
@@ -412,4 +452,133 @@ fn array_of(t: &Term) -> Option<&Term> {
 fn reads_written(s: &Stmt, reads: &[Term]) -> bool {
     let written = s.trans_formula().assigned_vars();
     reads.iter().any(|r| free_vars(r).iter().any(|v| written.contains(v)))
+}
+
+/// One location of shared data: a variable, or a cell of an array variable (its indices).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
+    pub var: Term,
+    pub indices: Vec<Term>,
+}
+
+/// The place a read term (as [`shared_reads`] returns them) accesses.
+fn read_place(t: &Term) -> Place {
+    let mut indices = vec![];
+    let mut a = t;
+    while let (Some(Op::Select), [arr, i]) = (a.op(), a.args.as_slice()) {
+        indices.push(i.clone());
+        a = arr;
+    }
+    indices.reverse();
+    Place { var: a.clone(), indices }
+}
+
+/// The cells an update `store(a, i, store(select(a, i), j, v))` of the array `a` writes (several
+/// for nested updates), or `None` if `rhs` is not such an update.
+fn written_places(a: &Term, rhs: &Term) -> Option<Vec<Place>> {
+    /// Collects the index paths (after `prefix`) that `t`, an update of `base`, writes.
+    fn go(base: &Term, t: &Term, prefix: &[Term], out: &mut Vec<Vec<Term>>) -> bool {
+        if t == base {
+            return true;
+        }
+        let (Some(Op::Store), [inner, i, v]) = (t.op(), t.args.as_slice()) else { return false };
+        let mut path = prefix.to_vec();
+        path.push(i.clone());
+        let value = match v.sort {
+            Sort::Array(..) => go(&smt::build::select(inner, i), v, &path, out),
+            _ => {
+                out.push(path);
+                true
+            }
+        };
+        value && go(base, inner, prefix, out)
+    }
+    let mut paths = vec![];
+    go(a, rhs, &[], &mut paths).then(|| paths.into_iter().map(|indices| Place { var: a.clone(), indices }).collect())
+}
+
+/// The places of `data` a statement accesses, each with whether it writes there (a place it
+/// reads and writes counts as written); an error for an access to a whole array, which no
+/// place stands for.
+pub fn accesses(s: &Stmt, data: &BTreeSet<Term>) -> Result<Vec<(Place, bool)>, String> {
+    let mut writes: Vec<Place> = vec![];
+    for (x, rhs) in assignments(s) {
+        if !data.contains(&x) {
+            continue;
+        }
+        match &x.sort {
+            Sort::Array(..) => {
+                writes.extend(written_places(&x, &rhs).ok_or_else(|| format!("an update of `{x}` that is not a store of cells"))?)
+            }
+            _ => writes.push(Place { var: x.clone(), indices: vec![] }),
+        }
+    }
+    for v in s.trans_formula().assigned_vars().into_iter().filter(|v| data.contains(v)) {
+        match v.sort {
+            Sort::Array(..) if !writes.iter().any(|p| p.var == v) => return Err(format!("a havoc of the shared array `{v}`")),
+            Sort::Array(..) => {}
+            _ if writes.iter().any(|p| p.var == v) => {}
+            _ => writes.push(Place { var: v, indices: vec![] }),
+        }
+    }
+    let read_terms = shared_reads(s, data);
+    if let Some(a) = whole_array_access(s, data, &read_terms) {
+        return Err(format!("an access to the whole array `{a}`"));
+    }
+    let reads: Vec<Place> = read_terms.iter().map(read_place).filter(|p| !writes.contains(p)).collect();
+    Ok(writes.into_iter().map(|p| (p, true)).chain(reads.into_iter().map(|p| (p, false))).collect())
+}
+
+/// When two sets of accesses conflict (some place of both, one of them writing): the condition
+/// that their indices agree, `None` if no two of them can meet.
+pub fn conflict(a: &[(Place, bool)], b: &[(Place, bool)]) -> Option<Term> {
+    let mut cases = vec![];
+    for (p, pw) in a {
+        for (q, qw) in b {
+            if p.var == q.var && (*pw || *qw) && p.indices.len() == q.indices.len() {
+                cases.push(and(&p.indices.iter().zip(&q.indices).map(|(i, j)| eq(i, j)).collect::<Vec<_>>()));
+            }
+        }
+    }
+    (!cases.is_empty()).then(|| or(&cases))
+}
+
+/// An array of `data` that `s` reads other than through the cells `cells` or updates other
+/// than cell by cell (a copy of the whole array).
+fn whole_array_access<'d>(s: &Stmt, data: &'d BTreeSet<Term>, cells: &[Term]) -> Option<&'d Term> {
+    let hole = |t: &Term| Term::var("#cell", t.sort.clone());
+    let map: HashMap<Term, Term> = cells.iter().map(|c| (c.clone(), hole(c))).collect();
+    let rest = replace_reads(s, &map);
+    let mut left = BTreeSet::new();
+    for (x, rhs) in assignments(&rest) {
+        // an update of `x` cell by cell reads `x` only to keep its other cells
+        if written_places(&x, &rhs).is_none() {
+            left.extend(free_vars(&rhs));
+        } else {
+            let inner = |t: &Term| free_vars(t).into_iter().filter(|v| *v != x).collect::<Vec<_>>();
+            left.extend(inner(&rhs));
+        }
+    }
+    for c in conditions(&rest) {
+        left.extend(free_vars(&c));
+    }
+    data.iter().filter(|v| matches!(v.sort, Sort::Array(..))).find(|v| left.contains(*v))
+}
+
+/// The conditions of a statement's `assume`s.
+fn conditions(s: &Stmt) -> Vec<Term> {
+    match s {
+        Stmt::Assume(c) => vec![c.clone()],
+        Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().flat_map(conditions).collect(),
+        _ => vec![],
+    }
+}
+
+/// The assignments of a statement (of its parts, for a composed one).
+fn assignments(s: &Stmt) -> Vec<(Term, Term)> {
+    match s {
+        Stmt::Assign(pairs) => pairs.clone(),
+        Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().flat_map(assignments).collect(),
+        _ => vec![],
+    }
 }

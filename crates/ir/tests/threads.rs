@@ -106,7 +106,7 @@ fn a_thread_keeps_its_shared_accesses_apart_and_composes_the_rest() {
         Label::Stmt(Stmt::Assign(vec![(a.clone(), g.clone())])),
     ];
     let p = chain("p", labels);
-    let encoded = ir::thread_block_encoding(p.body.as_ref().expect("body"), &shared);
+    let encoded = ir::thread_block_encoding(p.body.as_ref().expect("body"), &shared, false);
     // a := 1; b := a + 1 compose; the write and the read of g stay letters of their own
     assert_eq!(encoded.edges.len(), 3, "{encoded:?}");
     // inside an atomic section everything composes
@@ -115,7 +115,7 @@ fn a_thread_keeps_its_shared_accesses_apart_and_composes_the_rest() {
     labels.push(Label::Stmt(Stmt::Assign(vec![(g.clone(), add(&[g.clone(), int(1)]))])));
     labels.push(Label::Thread(ThreadOp::AtomicEnd));
     let q = chain("q", labels);
-    let encoded = ir::thread_block_encoding(q.body.as_ref().expect("body"), &shared);
+    let encoded = ir::thread_block_encoding(q.body.as_ref().expect("body"), &shared, false);
     assert_eq!(encoded.edges.len(), 3, "{encoded:?}");
 }
 
@@ -136,6 +136,7 @@ fn forking(n: usize) -> Program {
         axioms: vec![],
         procedures: BTreeMap::from([("main".to_string(), main), ("worker".to_string(), worker)]),
         entries: vec!["main".into()],
+        race_data: Default::default(),
     }
 }
 
@@ -168,6 +169,7 @@ fn a_program_without_forks_is_not_concurrent() {
         axioms: vec![],
         procedures: BTreeMap::from([("main".to_string(), p)]),
         entries: vec!["main".into()],
+        race_data: Default::default(),
     };
     assert!(ir::prepare_threads(&program, "main", 2).expect("prepared").is_none());
     let sequential = ir::threads::without_atomic_sections(&program).expect("had atomic sections");
