@@ -89,6 +89,11 @@ pub(crate) trait Abstraction {
     /// The locations a word runs through, where the sources may use its path program (flat
     /// words: the portfolio's perfectness, interval invariants).
     fn path(&self, word: &[usize]) -> Option<Vec<usize>>;
+    /// Stops accepting at `state`, a location beyond a bound of the model (such as the number of
+    /// thread instances) that a feasible trace reached; whether it did (`false`: the state stays).
+    fn set_aside(&self, _state: usize) -> bool {
+        false
+    }
     /// The Floyd–Hoare annotation of an empty difference, checked (`None` if time ran out).
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof>;
 }
@@ -138,6 +143,7 @@ pub(crate) fn run(
         Err(e) => return (Verdict::unknown(e), None),
     };
     let mut dfas: Vec<PredicateDfa> = vec![];
+    let mut beyond = None;
     let verdict = loop {
         if let Some(why) = session.budget.stopped() {
             break Verdict::unknown(why);
@@ -157,7 +163,14 @@ pub(crate) fn run(
         let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&trace, nesting.as_ref(), session.refiner.trace.as_mut()));
         match check {
             TraceCheck::Unknown(r) => break Verdict::unknown(session.budget.give_up(format!("trace check: {r}"))),
-            TraceCheck::Feasible(model) => break counterexample(entry, a, &word, target, &model, session.refiner.trace.as_mut(), config),
+            TraceCheck::Feasible(model) => match counterexample(entry, a, &word, target, &model, session.refiner.trace.as_mut(), config) {
+                // a location beyond the model's bounds: no proof can exist any more, but an
+                // error elsewhere may still be found
+                Verdict::Unknown(u) if a.set_aside(target) => {
+                    beyond.get_or_insert(u);
+                }
+                v => break v,
+            },
             TraceCheck::Infeasible { core } => {
                 let started = Instant::now();
                 let locs = a.path(&word);
@@ -186,6 +199,10 @@ pub(crate) fn run(
         }
     };
     session.add_stats(&dfas, stats);
+    let verdict = match (verdict, beyond) {
+        (Verdict::Safe, Some(u)) => Verdict::Unknown(u),
+        (v, _) => v,
+    };
     let proof = match verdict {
         Verdict::Safe => a.proof(entry, &mut dfas, &session.shared, config),
         _ => None,
@@ -209,6 +226,7 @@ fn counterexample(
         return Verdict::unknown("error trace ends at a location without a violation");
     };
     if violation.kind == ir::ViolationKind::ThreadLimit {
+        // the trace is feasible: a run of the program has more threads than the model
         let n = config.thread_instances;
         return Verdict::unknown(format!(
             "more threads than instances: a run starts more than {n} threads of one procedure at once (--thread-instances)"

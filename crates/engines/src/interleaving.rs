@@ -21,7 +21,8 @@ use std::time::Instant;
 struct Interleaved<'a> {
     tp: &'a ThreadProgram,
     product: Product,
-    nfa: Nfa,
+    /// The product as an automaton (its accepting states change when one is set aside).
+    nfa: RefCell<Nfa>,
     letters: Vec<Letter>,
 }
 
@@ -54,7 +55,7 @@ impl<'a> Interleaved<'a> {
         let accepting = product.cfg.locs.iter().map(|l| l.error.is_some()).collect();
         let nfa = Nfa { initial: product.cfg.entry, transitions, accepting };
         tracing::debug!(threads = tp.threads.len(), states = product.cfg.locs.len(), letters = letters.len(), "interleavings");
-        Ok(Interleaved { tp, product, nfa, letters })
+        Ok(Interleaved { tp, product, nfa: RefCell::new(nfa), letters })
     }
 }
 
@@ -80,7 +81,7 @@ impl Abstraction for Interleaved<'_> {
         dfas: &mut [PredicateDfa],
         interrupt: &mut dyn FnMut(usize) -> Option<String>,
     ) -> Result<Option<ErrorWord>, Interrupted> {
-        Ok(match shortest_in_difference(&self.nfa, &mut as_lazy(dfas), interrupt)? {
+        Ok(match shortest_in_difference(&self.nfa.borrow(), &mut as_lazy(dfas), interrupt)? {
             Emptiness::Empty => None,
             Emptiness::Word { letters, target } => Some((letters, target)),
         })
@@ -92,19 +93,29 @@ impl Abstraction for Interleaved<'_> {
 
     /// The product states a word runs through (a letter leads from a state to one state).
     fn path(&self, word: &[usize]) -> Option<Vec<usize>> {
-        let mut path = vec![self.nfa.initial];
+        let nfa = self.nfa.borrow();
+        let mut path = vec![nfa.initial];
         for &l in word {
             let here = *path.last()?;
-            path.push(self.nfa.transitions[here].iter().find(|(x, _)| *x == l)?.1);
+            path.push(nfa.transitions[here].iter().find(|(x, _)| *x == l)?.1);
         }
         Some(path)
+    }
+
+    /// A fork beyond the thread instances is set aside: a run may still reach an error.
+    fn set_aside(&self, state: usize) -> bool {
+        let limit = self.product.cfg.locs[state].error.as_ref().is_some_and(|v| v.kind == ir::ViolationKind::ThreadLimit);
+        if limit {
+            self.nfa.borrow_mut().accepting[state] = false;
+        }
+        limit
     }
 
     /// The annotation of every product state, checked on the product.
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
         let deadline = config.deadline;
         let interrupt = &mut |_| deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string());
-        let states = reachable_in_difference(&self.nfa, &mut as_lazy(dfas), interrupt).ok().flatten()?;
+        let states = reachable_in_difference(&self.nfa.borrow(), &mut as_lazy(dfas), interrupt).ok().flatten()?;
         let inv = annotation::annotation(&self.product.cfg, &states, dfas);
         Some(annotation::proof(entry, &self.product.cfg, &inv, deadline, &config.solver))
     }
