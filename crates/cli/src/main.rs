@@ -132,6 +132,11 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     thread_instances: u16,
 
+    /// Partial-order reduction of the interleavings of threads: `sleep` (sleep sets: of the
+    /// interleavings that differ only in the order of independent statements, one) or `none`.
+    #[arg(long, value_name = "REDUCTION", default_value = "sleep")]
+    por: engines::Por,
+
     /// Do not add accelerated loops (k iterations at once of a loop whose body adds constants
     /// to integer variables under a linear guard).
     #[arg(long)]
@@ -229,6 +234,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         termination,
         ranking_families: cli.ranking_templates.clone(),
         thread_instances: cli.thread_instances as usize,
+        por: cli.por,
     };
     let mut outcome = verify_on_worker(program, &config)?;
     let mut switched = None;

@@ -8,7 +8,7 @@
 use crate::annotation::{self, Proof};
 use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
-use crate::{Config, Stats, Verdict};
+use crate::{Config, Por, Stats, Verdict};
 use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Interrupted, LazyDfa, Nfa};
 use ir::threads::{product, Move, Product};
 use ir::{Cfg, ThreadProgram, Violation};
@@ -40,6 +40,12 @@ impl<'a> Interleaved<'a> {
                 })
                 .collect();
         let product = product(tp, &encoded)?;
+        let full = product.cfg.locs.len();
+        let product = match config.por {
+            Por::None => product,
+            Por::Sleep => ir::por::sleep_set_reduction(&product, &tp.threads.iter().map(|t| t.template.as_str()).collect::<Vec<_>>())?,
+        };
+        tracing::debug!(product = full, reduced = product.cfg.locs.len(), edges = product.cfg.edges.len(), "partial-order reduction");
         let mut ids: HashMap<Move, usize> = HashMap::new();
         let mut letters = vec![];
         let mut transitions = vec![Vec::new(); product.cfg.locs.len()];

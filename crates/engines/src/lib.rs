@@ -64,6 +64,30 @@ pub struct Config {
     /// How many instances of each procedure started as a thread a concurrent program has (a
     /// run that starts more at once ends UNKNOWN).
     pub thread_instances: usize,
+    /// The partial-order reduction of the interleavings of threads.
+    pub por: Por,
+}
+
+/// A partial-order reduction of the interleavings of threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Por {
+    /// Every interleaving.
+    None,
+    /// Sleep sets: of the words that differ in the order of independent moves, the least
+    /// (`ir::por`).
+    Sleep,
+}
+
+impl std::str::FromStr for Por {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Por, String> {
+        match s {
+            "none" => Ok(Por::None),
+            "sleep" => Ok(Por::Sleep),
+            _ => Err(format!("unknown reduction `{s}` (expected none or sleep)")),
+        }
+    }
 }
 
 impl Config {
@@ -91,6 +115,7 @@ impl Default for Config {
             termination: false,
             ranking_families: RankingFamily::ALL.to_vec(),
             thread_instances: 4,
+            por: Por::Sleep,
         }
     }
 }

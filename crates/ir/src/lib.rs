@@ -19,6 +19,7 @@ pub use stmt::{Stmt, TransFormula};
 pub mod inline;
 pub mod lbe;
 pub mod nested;
+pub mod por;
 pub mod threads;
 
 pub use accel::accelerate;

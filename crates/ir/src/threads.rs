@@ -167,15 +167,30 @@ fn instance(program: &Program, name: &str, ids: &[Term], n: usize, shared: &BTre
 /// Bound on the locations of a product.
 pub const MAX_PRODUCT_LOCS: usize = 500_000;
 
-/// What one edge of the product does: an edge of one thread's CFG, and for a fork the thread it
-/// starts, for a join the thread it ends; or, for a data race, the check that the edge of the
-/// thread and the edge `race` of the partner access one place.
+/// What one edge of the product does: an edge of one thread's CFG, taken in one of these ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     pub thread: usize,
     pub edge: usize,
-    pub partner: Option<usize>,
-    pub race: Option<usize>,
+    pub kind: MoveKind,
+}
+
+/// How a move takes its thread's edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MoveKind {
+    /// Its statement.
+    Step,
+    /// It enters or leaves an atomic section.
+    Atomic,
+    /// It starts this thread.
+    Fork(usize),
+    /// It starts a thread when every instance of the procedure runs.
+    Limit,
+    /// It ends this thread.
+    Join(usize),
+    /// The check that the edge and the edge `.1` of the thread `.0` access one place at once
+    /// (a data race).
+    Race(usize, usize),
 }
 
 /// The interleavings of a concurrent program's threads as one CFG: each location a product
@@ -253,7 +268,7 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg]) -> Result<Product, String> {
             }
             for &e in &succ[t][loc] {
                 let edge = &cfgs[t].edges[e];
-                for (partner, stmt, next) in moves_of(tp, cfgs, &s, t, edge) {
+                for (kind, stmt, next) in moves_of(tp, cfgs, &s, t, edge) {
                     let dst = match next {
                         Some(next) => x.intern(next)?,
                         None => *limit_loc.get_or_insert_with(|| {
@@ -266,7 +281,7 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg]) -> Result<Product, String> {
                         Some(stmt) => edge.with_stmt(stmt).between(src, dst),
                     };
                     x.cfg.add_edge(product_edge);
-                    moves.push(Move { thread: t, edge: e, partner, race: None });
+                    moves.push(Move { thread: t, edge: e, kind });
                 }
             }
         }
@@ -281,7 +296,7 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg]) -> Result<Product, String> {
                     x.cfg.add_error_loc(Violation { kind: ViolationKind::DataRace, pos: cfgs[u].edges[f].pos.clone() })
                 });
                 x.cfg.add_edge(cfgs[t].edges[e].with_stmt(Stmt::Assume(same)).between(src, dst));
-                moves.push(Move { thread: t, edge: e, partner: Some(u), race: Some(f) });
+                moves.push(Move { thread: t, edge: e, kind: MoveKind::Race(u, f) });
             }
         }
     }
@@ -309,9 +324,9 @@ fn race_accesses(tp: &ThreadProgram, cfgs: &[Cfg]) -> Vec<Vec<Accesses>> {
     cfgs.iter().map(|c| c.edges.iter().map(of).collect()).collect()
 }
 
-/// The moves of thread `t` along `edge` from `s`: the partner thread, the statement if it is not
-/// the edge's own, and the next state (`None`: a fork with no free instance).
-fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) -> Vec<(Option<usize>, Option<Stmt>, Option<State>)> {
+/// The moves of thread `t` along `edge` from `s`: how, the statement if it is not the edge's
+/// own, and the next state (`None`: a fork with no free instance).
+fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) -> Vec<(MoveKind, Option<Stmt>, Option<State>)> {
     let step = |partner: Option<(usize, Option<LocId>)>, atomic: Option<(usize, u32)>| {
         let mut next = State { locs: s.locs.clone(), atomic };
         next.locs[t] = Some(edge.dst);
@@ -325,26 +340,26 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
     };
     let op = match &edge.label {
         Label::Thread(op) => op,
-        _ => return vec![(None, None, Some(step(None, s.atomic)))],
+        _ => return vec![(MoveKind::Step, None, Some(step(None, s.atomic)))],
     };
     match op {
         ThreadOp::AtomicBegin => {
             let depth = s.atomic.map_or(0, |(_, d)| d);
-            vec![(None, Some(Stmt::Assume(tt())), Some(step(None, Some((t, depth + 1)))))]
+            vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, Some((t, depth + 1)))))]
         }
         ThreadOp::AtomicEnd => {
             let atomic = s.atomic.and_then(|(o, d)| (d > 1).then_some((o, d - 1)));
-            vec![(None, Some(Stmt::Assume(tt())), Some(step(None, atomic)))]
+            vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, atomic)))]
         }
         ThreadOp::Fork { ids, callee, args } => {
             let template = |j: usize| tp.threads[j].template == *callee && sorts(&tp.threads[j].id) == sorts(ids);
             let free = (1..tp.threads.len()).find(|&j| template(j) && s.locs[j].is_none());
-            let Some(j) = free else { return vec![(None, Some(Stmt::Assume(tt())), None)] };
+            let Some(j) = free else { return vec![(MoveKind::Limit, Some(Stmt::Assume(tt())), None)] };
             let th = &tp.threads[j];
             let mut assign: Vec<(Term, Term)> = th.id.iter().cloned().zip(ids.iter().cloned()).collect();
             assign.extend(th.params.iter().cloned().zip(args.iter().cloned()));
             let stmt = Stmt::Seq(vec![Stmt::Havoc(th.locals.clone()), Stmt::Assign(assign)]);
-            vec![(Some(j), Some(stmt), Some(step(Some((j, Some(cfgs[j].entry))), s.atomic)))]
+            vec![(MoveKind::Fork(j), Some(stmt), Some(step(Some((j, Some(cfgs[j].entry))), s.atomic)))]
         }
         ThreadOp::Join { ids, rets } => (1..tp.threads.len())
             .filter(|&j| j != t && s.locs[j] == Some(cfgs[j].exit))
@@ -356,7 +371,7 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
                 if !rets.is_empty() {
                     stmt.push(Stmt::Assign(rets.iter().cloned().zip(th.rets.iter().cloned()).collect()));
                 }
-                (Some(j), Some(Stmt::Seq(stmt)), Some(step(Some((j, None)), s.atomic)))
+                (MoveKind::Join(j), Some(Stmt::Seq(stmt)), Some(step(Some((j, None)), s.atomic)))
             })
             .collect(),
     }
