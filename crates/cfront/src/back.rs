@@ -89,9 +89,21 @@ pub struct BackTranslation {
     /// The program variables that stand for C variables, with their C names (a local that
     /// shadows another one is the program variable `x#1`, C's `x`).
     variables: BTreeMap<String, String>,
+    /// Whether the program starts threads.
+    threads: bool,
 }
 
 impl BackTranslation {
+    /// Whether the program starts threads (its values and invariants mention thread
+    /// instances, which C has no names for).
+    pub fn starts_threads(&self) -> bool {
+        self.threads
+    }
+
+    pub(crate) fn set_threads(&mut self, threads: bool) {
+        self.threads = threads;
+    }
+
     /// The C type of an input value, by the key the translation put into its `ir::Nondet`.
     pub fn input_type(&self, ty: SourceType) -> Option<ValueType> {
         self.types.get(ty.0 as usize).copied()

@@ -387,6 +387,7 @@ impl Tr {
         };
         let externs = self.externs();
         self.back.set_externs(externs);
+        self.back.set_threads(self.uses_threads);
         Ok(Translation { program, back: self.back })
     }
 

@@ -320,6 +320,12 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfron
         cfront::DataModel::ILP32 => "ILP32",
         cfront::DataModel::LP64 => "LP64",
     };
+    if back.starts_threads() {
+        // Steps and invariants of thread instances, which C has no names for; a harness cannot
+        // choose the interleaving.
+        eprintln!("tracery: no harness or witness written: they are not implemented for programs that start threads yet");
+        return Ok(());
+    }
     if matches!(&outcome.verdict, Verdict::Unsafe(c) if c.loop_start.is_some()) {
         // A lasso needs a cycle in the witness and a harness that detects the repetition.
         eprintln!("tracery: no harness or witness written: they are not implemented for nontermination yet");

@@ -20,7 +20,7 @@
 use crate::annotation::Proof;
 use crate::automizer::letters_and_transitions;
 use crate::cegar::{timed, Letter};
-use crate::cex::{basic_path, steps_with_values, TraceChecker};
+use crate::cex::{basic_path, steps_with_values, Origin, TraceChecker};
 use crate::predicate_dfa::{Certificate, PredicateDfa};
 use crate::sources::Session;
 use crate::{Config, Counterexample, Stats, Verdict};
@@ -410,7 +410,7 @@ impl Run<'_> {
         let path = basic_path(steps, check)?;
         let loop_start = path.iter().position(|(_, t)| *t >= stem_len);
         let original = self.program.original;
-        let (initial, steps) = steps_with_values(&path, &|_| original, check)?;
+        let (initial, steps) = steps_with_values(&path, &|_| Origin::sequential(original), check)?;
         let pos = lasso.looped.first().and_then(|&l| self.program.letters[l].edge.pos.clone());
         Some(Counterexample {
             entry: self.entry.to_string(),

@@ -78,6 +78,10 @@ pub(crate) trait Abstraction {
     fn violation(&self, state: usize) -> Option<Violation>;
     /// The CFG before large-block encoding that a letter's edge belongs to.
     fn original(&self, cfg: usize) -> &Cfg;
+    /// For a letter of a concurrent program: the thread that takes it and the thread it starts.
+    fn thread_of(&self, _letter: usize) -> Option<(usize, Option<usize>)> {
+        None
+    }
     /// A shortest error word of the difference with `dfas`, `None` if the difference is empty.
     fn error_word(
         &self,
@@ -240,19 +244,21 @@ fn counterexample(
     // Each step is tagged with its letter: the pieces of a block inherit it.
     let steps = word.iter().map(|&l| (letters[l].block(), l)).collect();
     let check: &mut cex::TraceChecker<usize> = &mut |tfs, tags| check_scoped_trace(tfs, a.nesting(tags).as_ref(), solver);
-    let (initial, steps, source_steps) = match cex::source_counterexample(steps, &|&l| a.original(letters[l].cfg), check, overapprox) {
+    let origin = |&l: &usize| cex::Origin { cfg: a.original(letters[l].cfg), thread: a.thread_of(l) };
+    let (initial, steps, source_steps) = match cex::source_counterexample(steps, &origin, check, overapprox) {
         Err(unconfirmed) => return Verdict::Unknown(unconfirmed),
         Ok(Some((initial, steps))) => (initial, steps, true),
-        Ok(None) => (model.states.first().cloned().unwrap_or_default(), letter_steps(letters, word, model), false),
+        Ok(None) => (model.states.first().cloned().unwrap_or_default(), letter_steps(a, word, model), false),
     };
     Verdict::Unsafe(Box::new(Counterexample { entry: entry.to_string(), violation, initial, steps, source_steps, loop_start: None }))
 }
 
 /// The steps of an error word letter by letter (large blocks unresolved), with the trace
 /// check's values.
-fn letter_steps(letters: &[Letter], word: &[usize], model: &refine::Counterexample) -> Vec<CexStep> {
+fn letter_steps(a: &dyn Abstraction, word: &[usize], model: &refine::Counterexample) -> Vec<CexStep> {
     let step = |(i, &l): (usize, &usize)| {
-        let info = &letters[l];
+        let info = &a.letters()[l];
+        let thread = a.thread_of(l);
         CexStep {
             pos: info.edge.pos.clone(),
             stmt: info.stmt.clone(),
@@ -261,6 +267,8 @@ fn letter_steps(letters: &[Letter], word: &[usize], model: &refine::Counterexamp
             branch: None,
             nondet: None,
             function: None,
+            thread: thread.map(|(t, _)| t),
+            starts_thread: thread.and_then(|(_, s)| s),
         }
     };
     word.iter().enumerate().map(step).collect()

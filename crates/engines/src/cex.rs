@@ -85,7 +85,7 @@ fn push_flat<K: Clone>(items: &mut Vec<(Block, TransFormula, K)>, b: Block, k: &
 /// with every over-approximating edge replaced by its exact statement; otherwise `Err` says why.
 pub fn source_counterexample<'c, K: Clone>(
     steps: Vec<(Block, K)>,
-    original: &dyn Fn(&K) -> &'c Cfg,
+    original: &dyn Fn(&K) -> Origin<'c>,
     check: &mut TraceChecker<K>,
     overapprox: Option<String>,
 ) -> Result<Option<SourceSteps>, Unknown> {
@@ -115,12 +115,27 @@ fn exact_path<K>(path: Vec<(Edge, K)>) -> Option<Vec<(Edge, K)>> {
         .collect()
 }
 
+/// Where a step's edge comes from.
+pub struct Origin<'c> {
+    /// The CFG (before large-block encoding) the edge belongs to.
+    pub cfg: &'c Cfg,
+    /// In a concurrent program: the thread that takes the step, and the thread it starts.
+    pub thread: Option<(usize, Option<usize>)>,
+}
+
+impl<'c> Origin<'c> {
+    /// An edge of a sequential program's CFG.
+    pub fn sequential(cfg: &'c Cfg) -> Origin<'c> {
+        Origin { cfg, thread: None }
+    }
+}
+
 /// The steps of a path of original edges with the values after each step, and the values
-/// before the first; `None` if the path is not (or not provably) feasible. `original` gives the
-/// CFG (before large-block encoding) a step's edge belongs to.
+/// before the first; `None` if the path is not (or not provably) feasible. `original` says
+/// where a step's edge comes from.
 pub fn steps_with_values<'c, K: Clone>(
     path: &[(Edge, K)],
-    original: &dyn Fn(&K) -> &'c Cfg,
+    original: &dyn Fn(&K) -> Origin<'c>,
     check: &mut TraceChecker<K>,
 ) -> Option<(BTreeMap<Term, Term>, Vec<CexStep>)> {
     let stmts: Vec<Stmt> = path.iter().map(|(e, _)| e.stmt()).collect();
@@ -135,7 +150,7 @@ pub fn steps_with_values<'c, K: Clone>(
         .enumerate()
         .map(|(i, (((e, k), stmt), tf))| {
             let values = after(i);
-            let original = original(k);
+            let Origin { cfg: original, thread } = original(k);
             let nondet = e.nondet.as_ref().and_then(|n| {
                 let var = first_havoc(&stmt)?;
                 Some(NondetValue { function: n.function.clone(), ty: n.ty, value: values.get(&var)?.clone() })
@@ -148,6 +163,8 @@ pub fn steps_with_values<'c, K: Clone>(
                 values,
                 nondet,
                 function: procedure_of(original, e),
+                thread: thread.map(|(t, _)| t),
+                starts_thread: thread.and_then(|(_, s)| s),
             }
         })
         .collect();

@@ -10,7 +10,7 @@ use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Por, Stats, Verdict};
 use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Interrupted, LazyDfa, Nfa};
-use ir::threads::{product, Move, Product};
+use ir::threads::{product, Move, MoveKind, Product};
 use ir::{Cfg, ThreadProgram, Violation};
 use refine::nested::Nesting;
 use std::cell::RefCell;
@@ -24,6 +24,8 @@ struct Interleaved<'a> {
     /// The product as an automaton (its accepting states change when one is set aside).
     nfa: RefCell<Nfa>,
     letters: Vec<Letter>,
+    /// The move of each letter.
+    moves: Vec<Move>,
 }
 
 impl<'a> Interleaved<'a> {
@@ -48,12 +50,14 @@ impl<'a> Interleaved<'a> {
         tracing::debug!(product = full, reduced = product.cfg.locs.len(), edges = product.cfg.edges.len(), "partial-order reduction");
         let mut ids: HashMap<Move, usize> = HashMap::new();
         let mut letters = vec![];
+        let mut moves = vec![];
         let mut transitions = vec![Vec::new(); product.cfg.locs.len()];
         for (pe, m) in product.cfg.edges.iter().zip(&product.moves) {
             let letter = *ids.entry(*m).or_insert_with(|| {
                 // The letter's edge is the thread's, between the thread's own locations.
                 let own = &encoded[m.thread].edges[m.edge];
                 letters.push(Letter::new(pe.stmt(), Kind::Internal, &pe.between(own.src, own.dst), m.thread));
+                moves.push(*m);
                 letters.len() - 1
             });
             transitions[pe.src].push((letter, pe.dst));
@@ -61,7 +65,7 @@ impl<'a> Interleaved<'a> {
         let accepting = product.cfg.locs.iter().map(|l| l.error.is_some()).collect();
         let nfa = Nfa { initial: product.cfg.entry, transitions, accepting };
         tracing::debug!(threads = tp.threads.len(), states = product.cfg.locs.len(), letters = letters.len(), "interleavings");
-        Ok(Interleaved { tp, product, nfa: RefCell::new(nfa), letters })
+        Ok(Interleaved { tp, product, nfa: RefCell::new(nfa), letters, moves })
     }
 }
 
@@ -80,6 +84,11 @@ impl Abstraction for Interleaved<'_> {
 
     fn original(&self, thread: usize) -> &Cfg {
         &self.tp.threads[thread].cfg
+    }
+
+    fn thread_of(&self, letter: usize) -> Option<(usize, Option<usize>)> {
+        let m = self.moves[letter];
+        Some((m.thread, if let MoveKind::Fork(j) = m.kind { Some(j) } else { None }))
     }
 
     fn error_word(

@@ -75,14 +75,28 @@ pub fn render_counterexample(c: &Counterexample, back: Option<&BackTranslation>)
             let _ = writeln!(out, "loop, repeated forever:");
             last_line = None;
         }
-        if !visible(step) {
+        // the last step is shown: it reaches the error (for a data race, the other access)
+        if !visible(step) && i + 1 < c.steps.len() {
             continue;
         }
-        let line = step.pos.as_ref().map(|p| (p.file.clone(), p.line));
+        // a step of a concurrent program says its thread (T0 is the entry's)
+        let thread = step.thread.map(|t| format!("T{t:<2} ")).unwrap_or_default();
+        let line = step.pos.as_ref().map(|p| (p.file.clone(), p.line, step.thread));
         if line.is_none() || line != last_line {
-            let _ = writeln!(out, "  {}  {}", position(step, main_file.as_deref()), step_text(step, &mut sources));
+            let _ = writeln!(out, "  {thread}{}  {}", position(step, main_file.as_deref()), step_text(step, &mut sources));
         }
         last_line = line;
+        if let Some(t) = step.starts_thread {
+            let _ = writeln!(
+                out,
+                "      starts thread T{t} ({})",
+                c.steps
+                    .iter()
+                    .find(|s| s.thread == Some(t))
+                    .and_then(|s| s.function.clone())
+                    .unwrap_or_else(|| "not scheduled on this path".into())
+            );
+        }
         if let Some(b) = step.branch {
             let _ = writeln!(out, "      condition {b}");
         }
@@ -120,6 +134,8 @@ pub fn counterexample_json(c: &Counterexample, back: Option<&BackTranslation>) -
                 "branch": s.branch,
                 "assigned": assigned_values(s, back),
                 "nondet": s.nondet.as_ref().map(|n| nondet_json(n, back)),
+                "thread": s.thread,
+                "starts_thread": s.starts_thread,
             })
         })
         .collect();

@@ -26,6 +26,10 @@ pub struct CexStep {
     pub nondet: Option<NondetValue>,
     /// The procedure (C function) the step belongs to, when known.
     pub function: Option<String>,
+    /// In a concurrent program: the thread that takes the step (0: the entry's thread).
+    pub thread: Option<usize>,
+    /// For a step that starts a thread: which.
+    pub starts_thread: Option<usize>,
 }
 
 /// A value chosen by an input function (`__VERIFIER_nondet_int()`).

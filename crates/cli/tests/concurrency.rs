@@ -1,0 +1,89 @@
+//! End-to-end tests of concurrent programs: pthreads and Boogie's fork/join, trace abstraction
+//! over interleavings, the partial-order reduction (which must keep every reachable error),
+//! thread instances, and data races.
+
+mod common;
+
+use common::{output, own, verdict};
+use std::path::{Path, PathBuf};
+
+/// A file of the shared benchmark corpora, if they are there.
+fn shared(folder: &str, name: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench").join(folder).join(name);
+    if !p.is_file() {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {} is not there", p.display());
+    }
+    p.is_file().then_some(p)
+}
+
+const POR: [&str; 2] = ["none", "sleep"];
+
+#[test]
+fn the_seeds_give_their_verdicts_with_every_reduction() {
+    for por in POR {
+        let args = ["--timeout", "10", "--por", por];
+        if let Some(f) = shared("seeds", "concurrent-lost-update.c") {
+            let out = output(&f, &args);
+            assert!(out.starts_with("FALSE(unreach-call)\n"), "{por}: {out}");
+            // each step says its thread, and a fork which thread it starts
+            assert!(out.contains("T1 ") && out.contains("T2 ") && out.contains("starts thread T1 (inc)"), "{por}: {out}");
+            assert!(out.contains("concurrent-lost-update.c:17:15"), "{por}: {out}");
+        }
+        for name in ["concurrent-mutex.c", "concurrent-single-writer.c"] {
+            if let Some(f) = shared("seeds", name) {
+                let out = output(&f, &args);
+                assert!(out.starts_with("TRUE\n") && out.contains("invariant check: passed"), "{name}, {por}: {out}");
+            }
+        }
+    }
+}
+
+#[test]
+fn statements_of_c_threads_are_not_atomic() {
+    for por in POR {
+        let args = ["--timeout", "20", "--por", por];
+        // `x++` reads, then writes: a lost update
+        let out = output(&own("conc-increment-bug.c"), &args);
+        assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("conc-increment-bug.c:16:15"), "{por}: {out}");
+        assert_eq!(verdict(&own("conc-atomic-increment.c"), &args), "TRUE", "{por}");
+    }
+}
+
+#[test]
+fn unboundedly_many_threads_are_never_safe_but_their_bugs_are_found() {
+    let out = output(&own("conc-unbounded-threads.c"), &["--timeout", "20"]);
+    assert!(out.starts_with("UNKNOWN\n") && out.contains("more threads than instances"), "{out}");
+    for por in POR {
+        let out = output(&own("conc-unbounded-threads-bug.c"), &["--timeout", "20", "--por", por]);
+        assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("conc-unbounded-threads-bug.c:18:15"), "{por}: {out}");
+    }
+}
+
+#[test]
+fn a_join_assigns_the_results_of_the_thread_with_its_id() {
+    let out = output(&own("conc-join-result.bpl"), &["--timeout", "20"]);
+    // the first assertion holds (thread 2 returned 2), the second fails (thread 1 returned 1)
+    assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("conc-join-result.bpl:10:3"), "{out}");
+}
+
+#[test]
+fn data_races_are_found_and_race_free_programs_proved() {
+    for por in POR {
+        let args = ["--property", "no-data-race", "--timeout", "20", "--por", por];
+        let out = output(&own("conc-increment-bug.c"), &args);
+        assert!(out.starts_with("FALSE(no-data-race)\n") && out.contains("conc-increment-bug.c:7:3"), "{por}: {out}");
+        // the race is on a[0]: the read in `second` and the write in `first`
+        let out = output(&own("conc-race-array.c"), &args);
+        assert!(out.starts_with("FALSE(no-data-race)\n") && out.contains("conc-race-array.c:12:10"), "{por}: {out}");
+        assert!(out.trim_end().ends_with("a[0] = 1;"), "{por}: {out}");
+        assert_eq!(verdict(&own("conc-race-cells.c"), &args), "TRUE", "{por}");
+        assert_eq!(verdict(&own("conc-race-free.c"), &args), "TRUE", "{por}");
+    }
+}
+
+#[test]
+fn unsupported_thread_operations_are_named() {
+    let out = output(&own("conc-cancel.c"), &["--timeout", "10"]);
+    assert!(out.starts_with("UNKNOWN\n") && out.contains("`pthread_cancel` at") && out.contains("conc-cancel.c:7:3"), "{out}");
+}
