@@ -1,4 +1,5 @@
-//! POSIX threads: `pthread_create` and `pthread_join` as the fork and join of `ir`, the thread
+//! POSIX threads: `pthread_create`, `pthread_join` and `pthread_exit` as the fork, join and exit
+//! of `ir`, the thread
 //! id a counter gives each started thread, mutexes as lock words (`#lock[base][offset]` of the
 //! mutex object, 0 when free: every mutex is free at the start, as a `PTHREAD_MUTEX_INITIALIZER`
 //! or `pthread_mutex_init` makes it; a lock array of its own keeps the locks apart from the
@@ -35,7 +36,6 @@ const EBUSY: i64 = 16;
 
 /// Thread functions whose meaning is not modelled: a call is unsupported.
 const UNSUPPORTED: &[&str] = &[
-    "pthread_exit",
     "pthread_self",
     "pthread_cancel",
     "pthread_kill",
@@ -65,6 +65,14 @@ impl Fx<'_> {
         match name {
             "pthread_create" => self.pthread_create(args, pos)?,
             "pthread_join" => self.pthread_join(args, pos)?,
+            "pthread_exit" => {
+                // the thread ends with this result (the entry's thread ends, the others go on)
+                let [value] = args else { return Err(CError::syntax(pos, "`pthread_exit` expects one argument")) };
+                let values = self.rvalue(value)?.flatten(self.tr.sem());
+                self.emit_label(Label::Thread(ThreadOp::Exit { values }), pos, None);
+                self.terminate(pos);
+                return Ok(Some(Val::Void));
+            }
             "pthread_mutex_lock" => {
                 let word = self.lock_word(args, pos)?;
                 self.emit_label(Label::Thread(ThreadOp::AtomicBegin), pos, None);
@@ -111,10 +119,99 @@ impl Fx<'_> {
                 self.emit_label(Label::Thread(ThreadOp::AtomicEnd), pos, None);
                 return Ok(Some(Val::Void));
             }
+            _ if name.starts_with("__atomic_") => return self.atomic_builtin(name, args, ret_ty, pos).map(Some),
             _ if UNSUPPORTED.contains(&name) => return Err(CError::unsupported(pos, format!("`{name}`"))),
             _ => return Ok(None),
         }
         Ok(Some(self.int_result(&int(0), ret_ty)))
+    }
+
+    /// GCC's `__atomic_*` builtins: the access to `*p` is an atomic section (any memory order:
+    /// interleavings are sequentially consistent); the arguments are evaluated before it and
+    /// the result stored after it, as ordinary accesses.
+    fn atomic_builtin(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos) -> Result<Val> {
+        let unsupported = || CError::unsupported(pos, format!("`{name}`"));
+        let op = name.trim_start_matches("__atomic_");
+        let (p, rest) = args.split_first().ok_or_else(unsupported)?;
+        let m = self.pointee(p, pos)?;
+        // the value to store (`None`: none), and what the result is
+        let (operand, result): (Option<&Expr>, &str) = match (op, rest) {
+            ("load_n", [_]) => (None, "old"),
+            ("store_n", [v, _]) => (Some(v), "none"),
+            ("exchange_n", [v, _]) => (Some(v), "old"),
+            ("load", [_, _]) => (None, "to ret"),
+            ("store", [_, _]) => (None, "none"),
+            ("exchange", [_, _, _]) => (None, "to ret"),
+            (_, [v, _]) if fetch_op(op).is_some() => (Some(v), if op.starts_with("fetch_") { "old" } else { "new" }),
+            _ => return Err(unsupported()),
+        };
+        let value = match (op, operand, rest) {
+            (_, Some(v), _) => Some(self.converted(v, &m.ty, pos)?),
+            ("store" | "exchange", None, [val, ..]) => {
+                let from = self.pointee(val, pos)?;
+                let v = self.mem_load(&from, pos)?;
+                Some(self.stabilize(v, pos))
+            }
+            _ => None,
+        };
+        let ret = match (op, rest) {
+            ("load", [r, _]) | ("exchange", [_, r, _]) => Some(self.pointee(r, pos)?),
+            _ => None,
+        };
+        // the memory order, last, is evaluated for its effects
+        if let Some(order) = rest.last() {
+            self.effect(order)?;
+        }
+        self.emit_label(Label::Thread(ThreadOp::AtomicBegin), pos, None);
+        let old = self.mem_load(&m, pos)?;
+        let old = self.stabilize(old, pos);
+        let new = match (fetch_op(op), &value) {
+            (Some(code), Some(Val::Int(v))) => {
+                let Val::Int(o) = &old else { return Err(unsupported()) };
+                let sem = self.tr.sem();
+                let r = crate::conv::arith(code, o, v, &m.ty, sem, false, false).value.ok_or_else(unsupported)?;
+                Some(self.stabilize(Val::Int(r), pos))
+            }
+            (Some(_), _) => return Err(unsupported()),
+            (None, v) => v.clone(),
+        };
+        if let Some(n) = &new {
+            self.mem_store(&m, n, pos)?;
+        }
+        self.emit_label(Label::Thread(ThreadOp::AtomicEnd), pos, None);
+        if let Some(r) = ret {
+            self.mem_store(&r, &old, pos)?;
+        }
+        let out = match result {
+            "old" => Some(old),
+            "new" => new,
+            _ => None,
+        };
+        Ok(match (out, &m.ty) {
+            (Some(Val::Int(v)), from) if from.is_integer() && ret_ty.is_integer() => {
+                Val::Int(crate::conv::convert(&v, from, ret_ty, self.tr.sem()))
+            }
+            (Some(v), _) if !ret_ty.is_integer() => v,
+            _ => Val::Void,
+        })
+    }
+
+    /// The object a pointer argument points to (the pointer evaluated now).
+    fn pointee(&mut self, p: &Expr, pos: &SourcePos) -> Result<MemLoc> {
+        let CType::Pointer(ty) = &p.ty else { return Err(CError::syntax(pos, "a pointer argument is expected")) };
+        let Val::Ptr(b, o) = self.rvalue(p)? else { return Err(CError::syntax(pos, "a pointer argument is expected")) };
+        let Val::Ptr(b, o) = self.stabilize(Val::Ptr(b, o), pos) else { return Err(CError::syntax(pos, "a pointer argument is expected")) };
+        Ok(MemLoc { b, o, ty: (**ty).clone(), checked: true })
+    }
+
+    /// The value of `e` converted to the integer or pointer type `ty`, evaluated now.
+    fn converted(&mut self, e: &Expr, ty: &CType, pos: &SourcePos) -> Result<Val> {
+        let v = match (self.rvalue(e)?, ty) {
+            (Val::Int(x), t) if t.is_integer() && e.ty.is_integer() => Val::Int(crate::conv::convert(&x, &e.ty, t, self.tr.sem())),
+            (v @ Val::Ptr(..), t) if t.is_pointer() => v,
+            _ => return Err(CError::unsupported(pos, "an atomic operation on a value that is not an integer or pointer")),
+        };
+        Ok(self.stabilize(v, pos))
     }
 
     /// `pthread_create(&t, attr, start, arg)`: the next thread id is written to `t` and names
@@ -187,6 +284,20 @@ impl Fx<'_> {
             _ => Val::Void,
         }
     }
+}
+
+/// The operator of `__atomic_fetch_OP` and `__atomic_OP_fetch`.
+fn fetch_op(op: &str) -> Option<crate::conv::ArithOp> {
+    use crate::conv::ArithOp::*;
+    let code = op.strip_prefix("fetch_").or_else(|| op.strip_suffix("_fetch"))?;
+    Some(match code {
+        "add" => Add,
+        "sub" => Sub,
+        "and" => And,
+        "or" => Or,
+        "xor" => Xor,
+        _ => return None,
+    })
 }
 
 /// The word at the start of a mutex object.

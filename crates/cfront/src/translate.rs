@@ -350,8 +350,10 @@ impl Tr {
         if self.uses_threads {
             // the data threads share: the program's variables of static storage and the
             // objects in memory (not the memory model's bookkeeping, which allocation and
-            // `free` update in one step, as the C library does under its own lock)
-            let mut data: BTreeSet<Term> = globals.iter().cloned().collect();
+            // `free` update in one step, as the C library does under its own lock, nor the
+            // addresses of the objects in memory, set once when they are allocated)
+            let address = |v: &Term| v.var_name().is_some_and(|n| n.starts_with('&'));
+            let mut data: BTreeSet<Term> = globals.iter().filter(|v| !address(v)).cloned().collect();
             data.extend([crate::memory::mem_int(), crate::memory::mem_base(), crate::memory::mem_off()]);
             for p in procedures.values_mut() {
                 ir::threads::split_shared_reads(p, &data);

@@ -135,6 +135,8 @@ pub enum ThreadOp {
     AtomicBegin,
     /// Leaves an atomic section.
     AtomicEnd,
+    /// Ends the thread that takes it, with the results `values` (C's `pthread_exit`).
+    Exit { values: Vec<Term> },
 }
 
 impl ThreadOp {
@@ -143,6 +145,7 @@ impl ThreadOp {
         match self {
             ThreadOp::Fork { ids, args, .. } => ids.iter().chain(args).cloned().collect(),
             ThreadOp::Join { ids, rets } => ids.iter().chain(rets).cloned().collect(),
+            ThreadOp::Exit { values } => values.clone(),
             ThreadOp::AtomicBegin | ThreadOp::AtomicEnd => vec![],
         }
     }
@@ -153,6 +156,7 @@ impl ThreadOp {
         match self {
             ThreadOp::Fork { ids, callee, args } => ThreadOp::Fork { ids: all(ids), callee: callee.clone(), args: all(args) },
             ThreadOp::Join { ids, rets } => ThreadOp::Join { ids: all(ids), rets: all(rets) },
+            ThreadOp::Exit { values } => ThreadOp::Exit { values: all(values) },
             op => op.clone(),
         }
     }

@@ -275,6 +275,7 @@ fn thread_op_to_boogie(op: &ThreadOp) -> String {
         ThreadOp::Join { ids, rets } => format!("join {} assign {};", list(ids), names(rets)),
         ThreadOp::AtomicBegin => "// atomic begin".to_string(),
         ThreadOp::AtomicEnd => "// atomic end".to_string(),
+        ThreadOp::Exit { values } => format!("// thread exit ({})", list(values)),
     }
 }
 

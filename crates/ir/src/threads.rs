@@ -5,7 +5,7 @@
 //! starts the lowest free instance of its template (the instances of a template are
 //! symmetric), a join ends an instance that reached its exit and whose thread id matches (and
 //! whose results have the types of the join's targets, if it has any), and
-//! an atomic section keeps every other instance still. A fork when every instance of the
+//! an atomic section keeps every other instance still; a thread's `Exit` takes it to its exit. A fork when every instance of the
 //! template runs leads to a location of kind [`ViolationKind::ThreadLimit`]: an engine never
 //! calls a program safe while it is reachable, and never reports it as a violation.
 
@@ -98,18 +98,28 @@ fn forks(cfg: &Cfg) -> bool {
     cfg.edges.iter().any(|e| matches!(e.label, Label::Thread(ThreadOp::Fork { .. })))
 }
 
-/// The program with its thread operations as statements: atomic sections mean nothing where
-/// no thread is started (`None` if it has no thread operation). Forks and joins stay (an engine
-/// rejects them).
+/// The program with its thread operations as statements, for a program that starts no thread
+/// (`None` if it has no thread operation): atomic sections mean nothing, and the end of the only
+/// thread ends the execution. Forks and joins stay (an engine rejects them).
 pub fn without_atomic_sections(program: &Program) -> Option<Program> {
-    let atomic = |e: &Edge| matches!(e.label, Label::Thread(ThreadOp::AtomicBegin | ThreadOp::AtomicEnd));
-    if !program.procedures.values().filter_map(|p| p.body.as_ref()).any(|b| b.edges.iter().any(atomic)) {
+    let sequential = |op: &ThreadOp| match op {
+        ThreadOp::AtomicBegin | ThreadOp::AtomicEnd => Some(tt()),
+        ThreadOp::Exit { .. } => Some(smt::build::ff()),
+        ThreadOp::Fork { .. } | ThreadOp::Join { .. } => None,
+    };
+    let replaced = |e: &Edge| match &e.label {
+        Label::Thread(op) => sequential(op),
+        _ => None,
+    };
+    if !program.procedures.values().filter_map(|p| p.body.as_ref()).any(|b| b.edges.iter().any(|e| replaced(e).is_some())) {
         return None;
     }
     let mut p = program.clone();
     for body in p.procedures.values_mut().filter_map(|p| p.body.as_mut()) {
-        for e in body.edges.iter_mut().filter(|e| atomic(e)) {
-            *e = e.with_stmt(Stmt::Assume(tt()));
+        for e in body.edges.iter_mut() {
+            if let Some(c) = replaced(e) {
+                *e = e.with_stmt(Stmt::Assume(c));
+            }
         }
     }
     Some(p)
@@ -327,13 +337,15 @@ fn race_accesses(tp: &ThreadProgram, cfgs: &[Cfg]) -> Vec<Vec<Accesses>> {
 /// The moves of thread `t` along `edge` from `s`: how, the statement if it is not the edge's
 /// own, and the next state (`None`: a fork with no free instance).
 fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) -> Vec<(MoveKind, Option<Stmt>, Option<State>)> {
+    let exits = matches!(edge.label, Label::Thread(ThreadOp::Exit { .. }));
     let step = |partner: Option<(usize, Option<LocId>)>, atomic: Option<(usize, u32)>| {
         let mut next = State { locs: s.locs.clone(), atomic };
-        next.locs[t] = Some(edge.dst);
+        let to = if exits { cfgs[t].exit } else { edge.dst };
+        next.locs[t] = Some(to);
         if let Some((p, l)) = partner {
             next.locs[p] = l;
         }
-        if edge.dst == cfgs[t].exit && next.atomic.is_some_and(|(o, _)| o == t) {
+        if to == cfgs[t].exit && next.atomic.is_some_and(|(o, _)| o == t) {
             next.atomic = None; // a thread that ends leaves its atomic sections
         }
         next
@@ -346,6 +358,15 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
         ThreadOp::AtomicBegin => {
             let depth = s.atomic.map_or(0, |(_, d)| d);
             vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, Some((t, depth + 1)))))]
+        }
+        ThreadOp::Exit { values } => {
+            // the thread's results (the entry's thread has none: the others go on)
+            let rets = &tp.threads[t].rets;
+            let stmt = match rets.len() == values.len() && !rets.is_empty() {
+                true => Stmt::Assign(rets.iter().cloned().zip(values.iter().cloned()).collect()),
+                false => Stmt::Assume(tt()),
+            };
+            vec![(MoveKind::Step, Some(stmt), Some(step(None, s.atomic)))]
         }
         ThreadOp::AtomicEnd => {
             let atomic = s.atomic.and_then(|(o, d)| (d > 1).then_some((o, d - 1)));
