@@ -133,7 +133,9 @@ struct Cli {
     thread_instances: u16,
 
     /// Partial-order reduction of the interleavings of threads: `sleep` (sleep sets: of the
-    /// interleavings that differ only in the order of independent statements, one) or `none`.
+    /// interleavings that differ only in the order of independent statements, one),
+    /// `persistent` (persistent sets: where one thread's statements are independent of all that
+    /// the others may still do, only that thread moves), `both`, or `none`.
     #[arg(long, value_name = "REDUCTION", default_value = "sleep")]
     por: engines::Por,
 

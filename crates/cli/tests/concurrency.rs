@@ -17,7 +17,7 @@ fn shared(folder: &str, name: &str) -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
-const POR: [&str; 2] = ["none", "sleep"];
+const POR: [&str; 4] = ["none", "sleep", "persistent", "both"];
 
 #[test]
 fn the_seeds_give_their_verdicts_with_every_reduction() {

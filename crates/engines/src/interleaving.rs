@@ -41,11 +41,13 @@ impl<'a> Interleaved<'a> {
                     }
                 })
                 .collect();
-        let product = product(tp, &encoded)?;
+        let product = product(tp, &encoded, matches!(config.por, Por::Persistent | Por::Both))?;
         let full = product.cfg.locs.len();
         let product = match config.por {
-            Por::None => product,
-            Por::Sleep => ir::por::sleep_set_reduction(&product, &tp.threads.iter().map(|t| t.template.as_str()).collect::<Vec<_>>())?,
+            Por::None | Por::Persistent => product,
+            Por::Sleep | Por::Both => {
+                ir::por::sleep_set_reduction(&product, &tp.threads.iter().map(|t| t.template.as_str()).collect::<Vec<_>>())?
+            }
         };
         tracing::debug!(product = full, reduced = product.cfg.locs.len(), edges = product.cfg.edges.len(), "partial-order reduction");
         let mut ids: HashMap<Move, usize> = HashMap::new();

@@ -76,6 +76,11 @@ pub enum Por {
     /// Sleep sets: of the words that differ in the order of independent moves, the least
     /// (`ir::por`).
     Sleep,
+    /// Persistent sets: in a state, only one thread's moves where they are independent of all
+    /// the others may still do (`ir::por::Persistent`).
+    Persistent,
+    /// Persistent sets, then sleep sets.
+    Both,
 }
 
 impl std::str::FromStr for Por {
@@ -85,7 +90,9 @@ impl std::str::FromStr for Por {
         match s {
             "none" => Ok(Por::None),
             "sleep" => Ok(Por::Sleep),
-            _ => Err(format!("unknown reduction `{s}` (expected none or sleep)")),
+            "persistent" => Ok(Por::Persistent),
+            "both" => Ok(Por::Both),
+            _ => Err(format!("unknown reduction `{s}` (expected none, sleep, persistent or both)")),
         }
     }
 }

@@ -9,8 +9,10 @@
 //! earlier, smaller sibling already covers); every error location reachable in the product is
 //! reachable in it, by a word of the same class.
 
-use crate::cfg::{Cfg, Edge, LocId};
-use crate::threads::{Move, MoveKind, Product, MAX_PRODUCT_LOCS};
+use crate::cfg::{Cfg, Edge, Label, LocId, ThreadOp};
+use crate::stmt::Stmt;
+use crate::threads::{Move, MoveKind, Product, ThreadProgram, MAX_PRODUCT_LOCS};
+use smt::build::{and, not, tt};
 use smt::Term;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -103,4 +105,163 @@ pub fn sleep_set_reduction(p: &Product, templates: &[&str]) -> Result<Product, S
     }
     out.exit = out.entry;
     Ok(Product { cfg: out, moves, states })
+}
+
+/// What a thread may still do from a location: the variables its statements read and write,
+/// whether it may enter an atomic section (stopping every other thread) or join a thread
+/// (reading that thread's results).
+#[derive(Clone, Default)]
+struct Future {
+    reads: BTreeSet<Term>,
+    writes: BTreeSet<Term>,
+    atomic: bool,
+    joins: bool,
+}
+
+/// Persistent sets of the product: in a state, the moves of one thread suffice when every
+/// one of them is a statement (no thread operation), none goes back to a loop head of the
+/// thread (so every cycle of the reduced product has a state with all its moves, and no thread
+/// is ignored forever), and each is independent of everything the other threads may still do,
+/// from where they are (or from their start, for those not running). Any run from the state
+/// then either takes one of those moves first or can be reordered so that it does, reaching
+/// the same error.
+pub struct Persistent {
+    /// Per thread, per location: its future.
+    futures: Vec<Vec<Future>>,
+    /// Per thread, per edge: whether it goes back to a loop head (depth-first from the entry).
+    back: Vec<Vec<bool>>,
+    /// Per thread: its results (a join reads them).
+    rets: Vec<BTreeSet<Term>>,
+}
+
+impl Persistent {
+    pub fn new(tp: &ThreadProgram, cfgs: &[Cfg]) -> Persistent {
+        let futures = cfgs.iter().map(futures).collect();
+        let back = cfgs.iter().map(back_edges).collect();
+        let rets = tp.threads.iter().map(|t| t.rets.iter().cloned().collect()).collect();
+        Persistent { futures, back, rets }
+    }
+
+    /// The thread whose moves form a persistent set in the state `locs`, if one does.
+    pub fn choose(&self, cfgs: &[Cfg], succ: &[Vec<Vec<usize>>], locs: &[Option<LocId>]) -> Option<usize> {
+        let running = |t: usize| locs[t].filter(|&l| !succ[t][l].is_empty());
+        (0..locs.len())
+            .filter_map(|t| running(t).map(|l| (t, l)))
+            .find(|&(t, l)| {
+                let edges = &succ[t][l];
+                let steps = edges.iter().all(|&e| matches!(cfgs[t].edges[e].label, Label::Stmt(_)) && !self.back[t][e]);
+                if !steps || !always_one_enabled(edges.iter().map(|&e| cfgs[t].edges[e].stmt())) {
+                    return false;
+                }
+                let (mut reads, mut writes) = (BTreeSet::new(), BTreeSet::new());
+                for &e in edges {
+                    let f = Footprint::of(&cfgs[t].edges[e]);
+                    reads.extend(f.reads);
+                    writes.extend(f.writes);
+                }
+                (0..locs.len()).filter(|&u| u != t).all(|u| {
+                    let f = &self.futures[u][locs[u].unwrap_or(cfgs[u].entry)];
+                    // an atomic section stops `t`; a join may read its results
+                    let stops_or_joins = f.atomic || (f.joins && writes.iter().any(|v| self.rets[t].contains(v)));
+                    !stops_or_joins
+                        && writes.iter().all(|v| !f.reads.contains(v) && !f.writes.contains(v))
+                        && reads.iter().all(|v| !f.writes.contains(v))
+                })
+            })
+            .map(|(t, _)| t)
+    }
+}
+
+/// Whether one of the statements can always be taken (so that a thread whose moves are these
+/// cannot block the exploration): one without a condition, or the two sides of a branch.
+fn always_one_enabled(stmts: impl Iterator<Item = Stmt>) -> bool {
+    let Some(guards) = stmts.map(|s| guard(&s)).collect::<Option<Vec<Term>>>() else { return false };
+    guards.iter().any(Term::is_true) || guards.iter().any(|g| guards.contains(&not(g)))
+}
+
+/// The condition under which a statement can be taken, when it is its leading `assume`s
+/// followed by assignments only.
+fn guard(s: &Stmt) -> Option<Term> {
+    fn unconditional(s: &Stmt) -> bool {
+        match s {
+            Stmt::Assign(_) | Stmt::Havoc(_) => true,
+            Stmt::Seq(ss) => ss.iter().all(unconditional),
+            Stmt::Assume(c) => c.is_true(),
+            Stmt::Choice(_) => false,
+        }
+    }
+    match s {
+        Stmt::Assume(c) => Some(c.clone()),
+        Stmt::Seq(ss) => {
+            let n = ss.iter().take_while(|s| matches!(s, Stmt::Assume(_))).count();
+            let conds: Vec<Term> = ss[..n].iter().filter_map(|s| if let Stmt::Assume(c) = s { Some(c.clone()) } else { None }).collect();
+            ss[n..].iter().all(unconditional).then(|| and(&conds))
+        }
+        s => unconditional(s).then(tt),
+    }
+}
+
+/// The future of every location of a thread's CFG (what the edges reachable from it do).
+fn futures(cfg: &Cfg) -> Vec<Future> {
+    let mut out: Vec<Future> = vec![Future::default(); cfg.locs.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for e in &cfg.edges {
+            let mut f = out[e.dst].clone();
+            match &e.label {
+                Label::Stmt(_) => {
+                    let p = Footprint::of(e);
+                    f.reads.extend(p.reads);
+                    f.writes.extend(p.writes);
+                }
+                Label::Thread(op) => {
+                    f.reads.extend(op.terms().iter().flat_map(smt::subst::free_vars));
+                    match op {
+                        ThreadOp::AtomicBegin => f.atomic = true,
+                        ThreadOp::Join { rets, .. } => {
+                            f.joins = true;
+                            f.writes.extend(rets.iter().cloned());
+                        }
+                        _ => {}
+                    }
+                }
+                Label::Call(_) => f.atomic = true,
+            }
+            let here = &mut out[e.src];
+            let before = (here.reads.len(), here.writes.len(), here.atomic, here.joins);
+            here.reads.extend(f.reads);
+            here.writes.extend(f.writes);
+            here.atomic |= f.atomic;
+            here.joins |= f.joins;
+            changed |= before != (here.reads.len(), here.writes.len(), here.atomic, here.joins);
+        }
+    }
+    out
+}
+
+/// Which edges of a CFG go back to a location on the depth-first path from the entry.
+fn back_edges(cfg: &Cfg) -> Vec<bool> {
+    let succ = cfg.successors();
+    let mut back = vec![false; cfg.edges.len()];
+    let mut state = vec![0u8; cfg.locs.len()]; // 0 new, 1 on the path, 2 done
+    let mut stack = vec![(cfg.entry, 0usize)];
+    state[cfg.entry] = 1;
+    while let Some((l, i)) = stack.pop() {
+        if let Some(&e) = succ[l].get(i) {
+            stack.push((l, i + 1));
+            let d = cfg.edges[e].dst;
+            match state[d] {
+                0 => {
+                    state[d] = 1;
+                    stack.push((d, 0));
+                }
+                1 => back[e] = true,
+                _ => {}
+            }
+        } else {
+            state[l] = 2;
+        }
+    }
+    back
 }

@@ -256,9 +256,11 @@ impl Explorer<'_> {
 }
 
 /// The product of the threads, whose CFGs are `cfgs` (each thread's CFG encoded, with the
-/// thread's locations), explored from the entry's thread alone.
-pub fn product(tp: &ThreadProgram, cfgs: &[Cfg]) -> Result<Product, String> {
+/// thread's locations), explored from the entry's thread alone; with `persistent`, only the
+/// moves of a persistent set where one exists ([`crate::por::Persistent`]).
+pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool) -> Result<Product, String> {
     let succ: Vec<Vec<Vec<usize>>> = cfgs.iter().map(|c| c.successors()).collect();
+    let persistent = persistent.then(|| crate::por::Persistent::new(tp, cfgs));
     let mut x = Explorer { cfgs, cfg: Cfg::default(), index: HashMap::new(), states: vec![], queue: VecDeque::new() };
     let mut moves = vec![];
     let mut limit_loc = None;
@@ -271,9 +273,10 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg]) -> Result<Product, String> {
         if x.cfg.locs[src].error.is_some() {
             continue;
         }
+        let only = persistent.as_ref().filter(|_| s.atomic.is_none()).and_then(|p| p.choose(cfgs, &succ, &s.locs));
         for (t, loc) in s.locs.iter().enumerate() {
             let Some(loc) = *loc else { continue };
-            if s.atomic.is_some_and(|(owner, _)| owner != t) {
+            if s.atomic.is_some_and(|(owner, _)| owner != t) || only.is_some_and(|o| o != t) {
                 continue;
             }
             for &e in &succ[t][loc] {

@@ -145,7 +145,7 @@ fn the_product_interleaves_the_instances_and_marks_a_fork_beyond_them() {
     let tp = ir::prepare_threads(&forking(2), "main", 2).expect("prepared").expect("threads");
     assert_eq!(tp.threads.len(), 3);
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let prod = product(&tp, &cfgs).expect("product");
+    let prod = product(&tp, &cfgs, false).expect("product");
     assert!(prod.cfg.locs.iter().all(|l| l.error.is_none()), "two instances suffice for two forks");
     // both increments in either order: the final state (every thread at its exit) is reached
     // by two paths
@@ -153,7 +153,7 @@ fn the_product_interleaves_the_instances_and_marks_a_fork_beyond_them() {
     assert_eq!(ends, 1);
     let tp = ir::prepare_threads(&forking(3), "main", 2).expect("prepared").expect("threads");
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let prod = product(&tp, &cfgs).expect("product");
+    let prod = product(&tp, &cfgs, false).expect("product");
     let limits = prod.cfg.locs.iter().filter(|l| l.error.as_ref().is_some_and(|v| v.kind == ViolationKind::ThreadLimit)).count();
     assert_eq!(limits, 1, "the third fork finds no free instance");
 }
