@@ -398,8 +398,21 @@ impl Body<'_> {
 
     /// `fork ids callee(args)`: the arguments are checked against the callee's parameters.
     fn fork(&mut self, ids: &[crate::ast::Expr], callee: &Ident, args: &[crate::ast::Expr], cur: usize, pos: Pos) -> Result<usize> {
+        let (_, targs) = self.arguments(callee, args)?;
+        let ids = ids.iter().map(|e| self.tr.expr(e, &mut self.sc)).collect::<Result<Vec<_>>>()?;
+        Ok(self.thread_op(cur, ThreadOp::Fork { ids, callee: callee.name.clone(), args: targs }, pos))
+    }
+
+    /// The signature of the procedure `callee` and the arguments of a call or fork of it, checked
+    /// against its parameters.
+    fn arguments(&mut self, callee: &Ident, args: &[crate::ast::Expr]) -> Result<(crate::translate::ProcSig, Vec<Term>)> {
         let Some(sig) = self.tr.procs.get(&callee.name).cloned() else {
-            return Err(self.tr.type_err(callee.pos, format!("undeclared procedure `{}`", callee.name)));
+            let msg = if self.tr.funcs.contains_key(&callee.name) {
+                format!("`{}` is a function, not a procedure", callee.name)
+            } else {
+                format!("undeclared procedure `{}`", callee.name)
+            };
+            return Err(self.tr.type_err(callee.pos, msg));
         };
         if args.len() != sig.params.len() {
             return Err(self
@@ -412,8 +425,7 @@ impl Body<'_> {
             self.tr.expect_sort(&t, s, a.pos, &format!("argument {} of `{}`", k + 1, callee.name))?;
             targs.push(t);
         }
-        let ids = ids.iter().map(|e| self.tr.expr(e, &mut self.sc)).collect::<Result<Vec<_>>>()?;
-        Ok(self.thread_op(cur, ThreadOp::Fork { ids, callee: callee.name.clone(), args: targs }, pos))
+        Ok((sig, targs))
     }
 
     /// Two-way branch from `cur`; a guard that simplified to a constant becomes a jump.
@@ -448,25 +460,7 @@ impl Body<'_> {
         if let Some(op) = atomic.filter(|_| lhs.is_empty() && args.is_empty()) {
             return Ok(self.thread_op(cur, op, pos));
         }
-        let Some(sig) = self.tr.procs.get(&callee.name).cloned() else {
-            let msg = if self.tr.funcs.contains_key(&callee.name) {
-                format!("`{}` is a function, not a procedure", callee.name)
-            } else {
-                format!("undeclared procedure `{}`", callee.name)
-            };
-            return Err(self.tr.type_err(callee.pos, msg));
-        };
-        if args.len() != sig.params.len() {
-            return Err(self
-                .tr
-                .type_err(callee.pos, format!("procedure `{}` expects {} arguments, got {}", callee.name, sig.params.len(), args.len())));
-        }
-        let mut targs = Vec::new();
-        for (k, (a, s)) in args.iter().zip(&sig.params).enumerate() {
-            let t = self.tr.expr(a, &mut self.sc)?;
-            self.tr.expect_sort(&t, s, a.pos, &format!("argument {} of `{}`", k + 1, callee.name))?;
-            targs.push(t);
-        }
+        let (sig, targs) = self.arguments(callee, args)?;
         if lhs.len() != sig.rets.len() {
             return Err(self.tr.type_err(
                 callee.pos,

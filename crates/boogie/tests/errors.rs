@@ -98,7 +98,8 @@ fn unsupported_constructs() {
     expect("const c: int;\nconst d: int;\naxiom c <: d;", Unsupported, 3, 9, "<:");
     expect("const c: int;\naxiom c ++ c == c;", Unsupported, 2, 9, "++");
     expect("procedure p() { call forall q(); }", Unsupported, 1, 22, "call forall");
-    expect("procedure p() { fork 1 q(); }", Unsupported, 1, 17, "concurrency");
+    expect("procedure p() { fork 1 q(); }", ErrorKind::Type, 1, 24, "undeclared procedure `q`");
+    expect("procedure p() { while (true) { atomic { break; } } }", Unsupported, 1, 41, "jumps out of an `atomic` block");
     expect("procedure p() { yield; }", Unsupported, 1, 17, "concurrency");
     expect("type S = {x: int};", Unsupported, 1, 10, "struct types");
     expect("function f(x: int): int { f(x) }\nconst c: int;\naxiom f(1) == c;", Unsupported, 1, 27, "recursive function");

@@ -4,18 +4,7 @@
 
 mod common;
 
-use common::{output, own, verdict};
-use std::path::{Path, PathBuf};
-
-/// A file of the shared benchmark corpora, if they are there.
-fn shared(folder: &str, name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench").join(folder).join(name);
-    if !p.is_file() {
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIPPED: {} is not there", p.display());
-    }
-    p.is_file().then_some(p)
-}
+use common::{output, own, shared, verdict};
 
 const POR: [&str; 4] = ["none", "sleep", "persistent", "both"];
 

@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{output, own, verdict};
-use std::path::{Path, PathBuf};
+use common::{output, own, shared, verdict};
+use std::path::PathBuf;
 
 fn seed(name: &str) -> Option<PathBuf> {
     shared("seeds", name)
@@ -13,16 +13,6 @@ fn seed(name: &str) -> Option<PathBuf> {
 /// A task of `../shared/bench/ultimate/termination/svcomp15`.
 fn svcomp15(folder: &str, name: &str) -> Option<PathBuf> {
     shared(&format!("ultimate/termination/svcomp15/{folder}"), name)
-}
-
-/// A file of the shared benchmark corpora, if they are there.
-fn shared(folder: &str, name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench").join(folder).join(name);
-    if !p.is_file() {
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIPPED: {} is not there", p.display());
-    }
-    p.is_file().then_some(p)
 }
 
 const TERMINATION: [&str; 4] = ["--property", "termination", "--timeout", "30"];

@@ -361,32 +361,40 @@ impl Cfg {
 
     /// The locations that are targets of a back edge (depth-first from the entry).
     pub fn loop_heads(&self) -> Vec<LocId> {
-        let cfg = self;
-        if cfg.entry >= cfg.locs.len() {
-            return vec![];
+        let mut heads = vec![false; self.locs.len()];
+        for (e, back) in self.back_edges().into_iter().enumerate() {
+            heads[self.edges[e].dst] |= back;
         }
-        let succ = cfg.successors();
-        let mut state = vec![0u8; cfg.locs.len()]; // 0 new, 1 on stack, 2 done
-        let mut heads = vec![false; cfg.locs.len()];
-        let mut stack = vec![(cfg.entry, 0usize)];
-        state[cfg.entry] = 1;
+        (0..self.locs.len()).filter(|&l| heads[l]).collect()
+    }
+
+    /// Which edges go back to a location on the depth-first path from the entry.
+    pub fn back_edges(&self) -> Vec<bool> {
+        let mut back = vec![false; self.edges.len()];
+        if self.entry >= self.locs.len() {
+            return back;
+        }
+        let succ = self.successors();
+        let mut state = vec![0u8; self.locs.len()]; // 0 new, 1 on the path, 2 done
+        let mut stack = vec![(self.entry, 0usize)];
+        state[self.entry] = 1;
         while let Some((l, i)) = stack.pop() {
             if let Some(&e) = succ[l].get(i) {
                 stack.push((l, i + 1));
-                let d = cfg.edges[e].dst;
+                let d = self.edges[e].dst;
                 match state[d] {
                     0 => {
                         state[d] = 1;
                         stack.push((d, 0));
                     }
-                    1 => heads[d] = true,
+                    1 => back[e] = true,
                     _ => {}
                 }
             } else {
                 state[l] = 2;
             }
         }
-        (0..cfg.locs.len()).filter(|&l| heads[l]).collect()
+        back
     }
 
     /// Ids of the error locations.

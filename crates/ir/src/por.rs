@@ -137,7 +137,7 @@ pub struct Persistent {
 impl Persistent {
     pub fn new(tp: &ThreadProgram, cfgs: &[Cfg]) -> Persistent {
         let futures = cfgs.iter().map(futures).collect();
-        let back = cfgs.iter().map(back_edges).collect();
+        let back = cfgs.iter().map(Cfg::back_edges).collect();
         let rets = tp.threads.iter().map(|t| t.rets.iter().cloned().collect()).collect();
         Persistent { futures, back, rets }
     }
@@ -238,30 +238,4 @@ fn futures(cfg: &Cfg) -> Vec<Future> {
         }
     }
     out
-}
-
-/// Which edges of a CFG go back to a location on the depth-first path from the entry.
-fn back_edges(cfg: &Cfg) -> Vec<bool> {
-    let succ = cfg.successors();
-    let mut back = vec![false; cfg.edges.len()];
-    let mut state = vec![0u8; cfg.locs.len()]; // 0 new, 1 on the path, 2 done
-    let mut stack = vec![(cfg.entry, 0usize)];
-    state[cfg.entry] = 1;
-    while let Some((l, i)) = stack.pop() {
-        if let Some(&e) = succ[l].get(i) {
-            stack.push((l, i + 1));
-            let d = cfg.edges[e].dst;
-            match state[d] {
-                0 => {
-                    state[d] = 1;
-                    stack.push((d, 0));
-                }
-                1 => back[e] = true,
-                _ => {}
-            }
-        } else {
-            state[l] = 2;
-        }
-    }
-    back
 }

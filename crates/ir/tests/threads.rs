@@ -189,7 +189,11 @@ fn independent_writers() -> Program {
     Program {
         file: "test".into(),
         globals: vec![var("ga"), var("gb")],
-        procedures: BTreeMap::from([("main".to_string(), main), ("a".to_string(), writer("a", "ga")), ("b".to_string(), writer("b", "gb"))]),
+        procedures: BTreeMap::from([
+            ("main".to_string(), main),
+            ("a".to_string(), writer("a", "ga")),
+            ("b".to_string(), writer("b", "gb")),
+        ]),
         entries: vec!["main".into()],
         ..Program::default()
     }

@@ -18,3 +18,14 @@ pub fn verdict(file: &Path, args: &[&str]) -> String {
 pub fn own(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
 }
+
+/// A file of the shared benchmark corpora, if they are there (a note on stderr if not).
+#[allow(dead_code)] // not every test file reads the shared corpora
+pub fn shared(folder: &str, name: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench").join(folder).join(name);
+    if !p.is_file() {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {} is not there", p.display());
+    }
+    p.is_file().then_some(p)
+}
