@@ -135,8 +135,9 @@ struct Cli {
     /// Partial-order reduction of the interleavings of threads: `sleep` (sleep sets: of the
     /// interleavings that differ only in the order of independent statements, one),
     /// `persistent` (persistent sets: where one thread's statements are independent of all that
-    /// the others may still do, only that thread moves), `both`, or `none`.
-    #[arg(long, value_name = "REDUCTION", default_value = "sleep")]
+    /// the others may still do, only that thread moves), `both` (persistent, then sleep sets;
+    /// the default: it decides the most of the concurrent corpus), or `none`.
+    #[arg(long, value_name = "REDUCTION", default_value = "both")]
     por: engines::Por,
 
     /// Do not add accelerated loops (k iterations at once of a loop whose body adds constants

@@ -141,7 +141,11 @@ impl Abstraction for Interleaved<'_> {
 /// Runs trace abstraction on the interleavings of the threads of `tp`.
 pub fn verify(entry: &str, tp: &ThreadProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     match Interleaved::new(tp, config) {
-        Ok(a) => cegar::run(entry, &a, Default::default(), Default::default(), config, stats),
+        Ok(a) => {
+            stats.interleaved_states += a.product.cfg.locs.len();
+            stats.interleaved_transitions += a.product.cfg.edges.len();
+            cegar::run(entry, &a, Default::default(), Default::default(), config, stats)
+        }
         Err(e) => (Verdict::unknown(format!("interleavings: {e}")), None),
     }
 }

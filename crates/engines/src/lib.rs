@@ -122,7 +122,7 @@ impl Default for Config {
             termination: false,
             ranking_families: RankingFamily::ALL.to_vec(),
             thread_instances: 4,
-            por: Por::Sleep,
+            por: Por::Both,
         }
     }
 }

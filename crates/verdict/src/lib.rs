@@ -150,6 +150,10 @@ pub struct Stats {
     pub nontermination_arguments: usize,
     /// Termination: time spent synthesizing ranking functions and nontermination arguments.
     pub time_lasso_ms: u128,
+    /// Concurrent programs: the states and transitions of the product of the threads, after
+    /// the partial-order reduction.
+    pub interleaved_states: usize,
+    pub interleaved_transitions: usize,
 }
 
 impl Stats {
@@ -183,6 +187,8 @@ impl Stats {
         }
         self.nontermination_arguments += o.nontermination_arguments;
         self.time_lasso_ms += o.time_lasso_ms;
+        self.interleaved_states += o.interleaved_states;
+        self.interleaved_transitions += o.interleaved_transitions;
     }
 }
 
