@@ -26,7 +26,8 @@ struct Cli {
 
     /// Properties to check in a C program, comma-separated: unreach-call, no-overflow, div-by-zero,
     /// valid-deref, valid-free, valid-memtrack, valid-memsafety (the three before), valid-memcleanup,
-    /// default (unreach-call, div-by-zero, valid-deref, valid-free), or SV-COMP `.prp` files; or
+    /// no-data-race (programs that start threads), default (unreach-call, div-by-zero,
+    /// valid-deref, valid-free), or SV-COMP `.prp` files; or
     /// termination alone (every execution ends; C and Boogie).
     #[arg(long, value_name = "LIST", default_value = "default")]
     property: String,
