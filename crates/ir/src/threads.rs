@@ -4,10 +4,11 @@
 //! instances as one automaton whose edges are statements of one instance at a time: a fork
 //! starts the lowest free instance of its template (the instances of a template are
 //! symmetric), a join ends an instance that reached its exit and whose thread id matches (and
-//! whose results have the types of the join's targets, if it has any), and
-//! an atomic section keeps every other instance still; a thread's `Exit` takes it to its exit. A fork when every instance of the
-//! template runs leads to a location of kind [`ViolationKind::ThreadLimit`]: an engine never
-//! calls a program safe while it is reachable, and never reports it as a violation.
+//! whose results have the types of the join's targets, if it has any), an atomic section keeps
+//! every other instance still, and a thread's `Exit` takes it to its exit. A fork when every
+//! instance of the template runs leads to a location of kind [`ViolationKind::ThreadLimit`]: an
+//! engine never calls a program safe while it is reachable, and never reports it as a
+//! violation.
 
 use crate::cfg::{Cfg, Edge, Label, LocId, Procedure, Program, ThreadOp, Violation, ViolationKind};
 use crate::inline::{prepare, subst_stmt, PrepareError};
@@ -55,6 +56,7 @@ pub fn prepare_threads(program: &Program, entry: &str, instances: usize) -> Resu
     if !forks(&main) {
         return Ok(None);
     }
+    recursion_free(program, entry)?;
     let shared: BTreeSet<Term> = program.globals.iter().cloned().collect();
     let mut threads = vec![Thread { template: entry.to_string(), cfg: main, id: vec![], params: vec![], rets: vec![], locals: vec![] }];
     // Each template's instances are added when a fork of it is first seen; they are scanned
@@ -86,6 +88,15 @@ pub fn prepare_threads(program: &Program, entry: &str, instances: usize) -> Resu
         next += 1;
     }
     Ok(Some(ThreadProgram { threads, shared, instances, race_data: program.race_data.clone() }))
+}
+
+/// An error if a thread runs a recursive procedure (inlining would replace its calls by
+/// contracts, which nothing checks in a concurrent program).
+fn recursion_free(program: &Program, name: &str) -> Result<(), PrepareError> {
+    match crate::nested::recursive_procedures(program, name).into_iter().next() {
+        Some(r) => Err(PrepareError::Unsupported(format!("the recursive procedure `{r}` in a program that starts threads"))),
+        None => Ok(()),
+    }
 }
 
 /// The sorts of a tuple of terms.
@@ -128,6 +139,7 @@ pub fn without_atomic_sections(program: &Program) -> Option<Program> {
 /// Instance number `n` of the template `name`, whose thread ids look like `ids`.
 fn instance(program: &Program, name: &str, ids: &[Term], n: usize, shared: &BTreeSet<Term>) -> Result<Thread, PrepareError> {
     let proc = program.procedures.get(name).ok_or_else(|| PrepareError::UnknownProcedure(name.into()))?;
+    recursion_free(program, name)?;
     if proc.requires.iter().any(|r| !r.free) {
         return Err(PrepareError::Unsupported(format!("a precondition of `{name}`, which is started as a thread")));
     }
