@@ -2,8 +2,8 @@
 //! a shortest error word of the current abstraction (the program automaton minus all
 //! interpolant automata so far), checks it, and either reports it (feasible: a counterexample
 //! of source steps) or subtracts the interpolant automata of the assertion sequences the
-//! configured source gives for it. What differs between flat words and nested words (and,
-//! later, lassos and interleavings) is behind [`Abstraction`]; everything else is here.
+//! configured source gives for it. What differs between flat words, nested words and the
+//! interleavings of threads is behind [`Abstraction`]; everything else is here.
 
 use crate::annotation::Proof;
 use crate::predicate_dfa::{PredicateDfa, Shared};
