@@ -30,17 +30,11 @@ struct Interleaved<'a> {
 
 impl<'a> Interleaved<'a> {
     fn new(tp: &'a ThreadProgram, config: &Config) -> Result<Interleaved<'a>, String> {
-        let encoded: Vec<Cfg> =
-            tp.threads
-                .iter()
-                .map(|t| {
-                    if config.large_blocks {
-                        ir::thread_block_encoding(&t.cfg, &tp.shared, !tp.race_data.is_empty())
-                    } else {
-                        t.cfg.clone()
-                    }
-                })
-                .collect();
+        let encode = |t: &ir::threads::Thread| match config.large_blocks {
+            true => ir::thread_block_encoding(&t.cfg, &tp.shared, !tp.race_data.is_empty()),
+            false => t.cfg.clone(),
+        };
+        let encoded: Vec<Cfg> = tp.threads.iter().map(encode).collect();
         let product = product(tp, &encoded, matches!(config.por, Por::Persistent | Por::Both))?;
         let full = product.cfg.locs.len();
         let product = match config.por {
