@@ -79,4 +79,6 @@ fn data_races_are_found_and_race_free_programs_proved() {
 fn unsupported_thread_operations_are_named() {
     let out = output(&own("conc-cancel.c"), &["--timeout", "10"]);
     assert!(out.starts_with("UNKNOWN\n") && out.contains("`pthread_cancel` at") && out.contains("conc-cancel.c:7:3"), "{out}");
+    let out = output(&own("conc-recursion.bpl"), &["--timeout", "10"]);
+    assert!(out.starts_with("UNKNOWN\n") && out.contains("the recursive procedure `worker`"), "{out}");
 }
