@@ -53,6 +53,28 @@ fn as_lazy(dfas: &mut [PredicateDfa]) -> Vec<&mut dyn LazyDfa> {
     dfas.iter_mut().map(|d| d as &mut dyn LazyDfa).collect()
 }
 
+/// A shortest error word of the difference of a finite automaton with `dfas`.
+pub(crate) fn shortest_error_word(
+    nfa: &Nfa,
+    dfas: &mut [PredicateDfa],
+    interrupt: &mut dyn FnMut(usize) -> Option<String>,
+) -> Result<Option<ErrorWord>, Interrupted> {
+    Ok(match shortest_in_difference(nfa, &mut as_lazy(dfas), interrupt)? {
+        Emptiness::Empty => None,
+        Emptiness::Word { letters, target } => Some((letters, target)),
+    })
+}
+
+/// The checked annotation of `cfg`, whose automaton is `nfa`, from the reachable states of its
+/// empty difference with `dfas` (`None` if time ran out).
+pub(crate) fn proof_of(nfa: &Nfa, cfg: &Cfg, entry: &str, dfas: &mut [PredicateDfa], config: &Config) -> Option<Proof> {
+    let deadline = config.deadline;
+    let interrupt = &mut |_| deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string());
+    let states = reachable_in_difference(nfa, &mut as_lazy(dfas), interrupt).ok().flatten()?;
+    let inv = annotation::annotation(cfg, &states, dfas);
+    Some(annotation::proof(entry, cfg, &inv, deadline, &config.solver))
+}
+
 impl Abstraction for Flat<'_> {
     fn letters(&self) -> &[Letter] {
         &self.letters
@@ -71,10 +93,7 @@ impl Abstraction for Flat<'_> {
         dfas: &mut [PredicateDfa],
         interrupt: &mut dyn FnMut(usize) -> Option<String>,
     ) -> Result<Option<ErrorWord>, Interrupted> {
-        Ok(match shortest_in_difference(&self.nfa, &mut as_lazy(dfas), interrupt)? {
-            Emptiness::Empty => None,
-            Emptiness::Word { letters, target } => Some((letters, target)),
-        })
+        shortest_error_word(&self.nfa, dfas, interrupt)
     }
 
     fn nesting(&self, _: &[usize]) -> Option<Nesting> {
@@ -87,11 +106,7 @@ impl Abstraction for Flat<'_> {
 
     /// The loop invariants of an empty difference, from its reachable product states.
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
-        let deadline = config.deadline;
-        let interrupt = &mut |_| deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string());
-        let states = reachable_in_difference(&self.nfa, &mut as_lazy(dfas), interrupt).ok().flatten()?;
-        let inv = annotation::annotation(self.cfg, &states, dfas);
-        Some(annotation::proof(entry, self.cfg, &inv, deadline, &config.solver))
+        proof_of(&self.nfa, self.cfg, entry, dfas, config)
     }
 }
 

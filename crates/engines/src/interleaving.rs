@@ -5,18 +5,18 @@
 //! thread takes it is one letter, so an interpolant automaton that proves one interleaving
 //! infeasible removes every interleaving that fails for the same reason.
 
-use crate::annotation::{self, Proof};
+use crate::annotation::Proof;
+use crate::automizer::{proof_of, shortest_error_word};
 use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Por, Stats, Verdict};
-use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Interrupted, LazyDfa, Nfa};
+use automata::{Interrupted, Nfa};
 use ir::threads::{product, Move, MoveKind, Product};
 use ir::{Cfg, ThreadProgram, Violation};
 use refine::nested::Nesting;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::Instant;
 
 struct Interleaved<'a> {
     tp: &'a ThreadProgram,
@@ -65,10 +65,6 @@ impl<'a> Interleaved<'a> {
     }
 }
 
-fn as_lazy(dfas: &mut [PredicateDfa]) -> Vec<&mut dyn LazyDfa> {
-    dfas.iter_mut().map(|d| d as &mut dyn LazyDfa).collect()
-}
-
 impl Abstraction for Interleaved<'_> {
     fn letters(&self) -> &[Letter] {
         &self.letters
@@ -92,10 +88,7 @@ impl Abstraction for Interleaved<'_> {
         dfas: &mut [PredicateDfa],
         interrupt: &mut dyn FnMut(usize) -> Option<String>,
     ) -> Result<Option<ErrorWord>, Interrupted> {
-        Ok(match shortest_in_difference(&self.nfa.borrow(), &mut as_lazy(dfas), interrupt)? {
-            Emptiness::Empty => None,
-            Emptiness::Word { letters, target } => Some((letters, target)),
-        })
+        shortest_error_word(&self.nfa.borrow(), dfas, interrupt)
     }
 
     fn nesting(&self, _: &[usize]) -> Option<Nesting> {
@@ -124,11 +117,7 @@ impl Abstraction for Interleaved<'_> {
 
     /// The annotation of every product state, checked on the product.
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
-        let deadline = config.deadline;
-        let interrupt = &mut |_| deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string());
-        let states = reachable_in_difference(&self.nfa.borrow(), &mut as_lazy(dfas), interrupt).ok().flatten()?;
-        let inv = annotation::annotation(&self.product.cfg, &states, dfas);
-        Some(annotation::proof(entry, &self.product.cfg, &inv, deadline, &config.solver))
+        proof_of(&self.nfa.borrow(), &self.product.cfg, entry, dfas, config)
     }
 }
 

@@ -130,6 +130,8 @@ pub struct Persistent {
     futures: Vec<Vec<Future>>,
     /// Per thread, per edge: whether it goes back to a loop head (depth-first from the entry).
     back: Vec<Vec<bool>>,
+    /// Per thread, per edge: what it reads and writes.
+    prints: Vec<Vec<Footprint>>,
     /// Per thread: its results (a join reads them).
     rets: Vec<BTreeSet<Term>>,
 }
@@ -139,7 +141,8 @@ impl Persistent {
         let futures = cfgs.iter().map(futures).collect();
         let back = cfgs.iter().map(Cfg::back_edges).collect();
         let rets = tp.threads.iter().map(|t| t.rets.iter().cloned().collect()).collect();
-        Persistent { futures, back, rets }
+        let prints = cfgs.iter().map(|c| c.edges.iter().map(Footprint::of).collect()).collect();
+        Persistent { futures, back, rets, prints }
     }
 
     /// The thread whose moves form a persistent set in the state `locs`, if one does.
@@ -153,12 +156,9 @@ impl Persistent {
                 if !steps || !always_one_enabled(edges.iter().map(|&e| cfgs[t].edges[e].stmt())) {
                     return false;
                 }
-                let (mut reads, mut writes) = (BTreeSet::new(), BTreeSet::new());
-                for &e in edges {
-                    let f = Footprint::of(&cfgs[t].edges[e]);
-                    reads.extend(f.reads);
-                    writes.extend(f.writes);
-                }
+                let mine = || edges.iter().map(|&e| &self.prints[t][e]);
+                let reads: BTreeSet<&Term> = mine().flat_map(|f| &f.reads).collect();
+                let writes: BTreeSet<&Term> = mine().flat_map(|f| &f.writes).collect();
                 (0..locs.len()).filter(|&u| u != t).all(|u| {
                     let f = &self.futures[u][locs[u].unwrap_or(cfgs[u].entry)];
                     // an atomic section stops `t`; a join may read its results
