@@ -58,7 +58,9 @@ struct Cli {
     /// `cells` (the array cell abstraction proved by Horn solving, then Houdini over range
     /// templates; only proves), `horn` (Horn clauses of the program solved by Z3's Spacer,
     /// in-process; only proves), `automizer` (trace abstraction on flat or nested words),
-    /// `buchi` (termination: lassos, ranking functions, nontermination arguments). An engine
+    /// `art` (predicate abstraction over an abstract reachability tree with lazy refinement
+    /// and conditional interpolation; call-free and concurrent programs), `buchi`
+    /// (termination: lassos, ranking functions, nontermination arguments). An engine
     /// without a share gets all the time left. Default: `cells:33.3%,horn:12.5%:10s,automizer`,
     /// and `buchi` for `--property termination`; engines that decide the other question are
     /// skipped.
@@ -141,6 +143,26 @@ struct Cli {
     #[arg(long, value_name = "REDUCTION", default_value = "both")]
     por: engines::Por,
 
+    /// The engine `art`: conditional interpolation (at a node with several successors, a
+    /// guard that the node's path contradicts is pruned at once by a Craig interpolant that
+    /// strengthens the path's regions).
+    #[arg(long, value_name = "ON|OFF", default_value = "on")]
+    conditional_interpolation: Switch,
+
+    /// The engine `art`: before conditional interpolation, keep only the formulas of the path
+    /// that the guard's variables depend on.
+    #[arg(long, value_name = "ON|OFF", default_value = "on")]
+    path_simplification: Switch,
+
+    /// The engine `art`: the order nodes of the tree are expanded in, `bfs` (oldest first) or
+    /// `dfs` (newest first).
+    #[arg(long, value_name = "ORDER", default_value = "bfs", value_parser = ["bfs", "dfs"])]
+    art_order: String,
+
+    /// The engine `art`: predicates per location (`location`) or one set for all (`global`).
+    #[arg(long, value_name = "SCOPE", default_value = "location", value_parser = ["location", "global"])]
+    art_precision: String,
+
     /// Do not add accelerated loops (k iterations at once of a loop whose body adds constants
     /// to integer variables under a linear guard).
     #[arg(long)]
@@ -161,6 +183,13 @@ struct Cli {
     /// Inline every call and replace recursive calls by their contracts (instead of nested words).
     #[arg(long)]
     inline: bool,
+}
+
+/// A setting that is on or off.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Switch {
+    On,
+    Off,
 }
 
 /// How the C front end represents integers.
@@ -239,6 +268,12 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         ranking_families: cli.ranking_templates.clone(),
         thread_instances: cli.thread_instances as usize,
         por: cli.por,
+        art: engines::ArtOptions {
+            conditional: cli.conditional_interpolation == Switch::On,
+            simplify: cli.path_simplification == Switch::On,
+            depth_first: cli.art_order == "dfs",
+            global_precision: cli.art_precision == "global",
+        },
     };
     let mut outcome = verify_on_worker(program, &config)?;
     let mut switched = None;

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 /// A call-free CFG as a finite automaton whose letters are its edges and whose accepting
 /// states are the error locations.
-struct Flat<'a> {
+pub(crate) struct Flat<'a> {
     /// The CFG the automaton is built from (large blocks or not).
     cfg: &'a Cfg,
     /// The prepared CFG before large-block encoding (its edges are a counterexample's steps).
@@ -24,7 +24,7 @@ struct Flat<'a> {
 }
 
 impl<'a> Flat<'a> {
-    fn new(original: &'a Cfg, cfg: &'a Cfg) -> Result<Flat<'a>, String> {
+    pub(crate) fn new(original: &'a Cfg, cfg: &'a Cfg) -> Result<Flat<'a>, String> {
         let (letters, transitions) = letters_and_transitions(cfg)?;
         let nfa = Nfa { initial: cfg.entry, transitions, accepting: cfg.locs.iter().map(|l| l.error.is_some()).collect() };
         Ok(Flat { cfg, original, nfa, letters })
@@ -102,6 +102,10 @@ impl Abstraction for Flat<'_> {
 
     fn path(&self, word: &[usize]) -> Option<Vec<usize>> {
         Some(std::iter::once(self.cfg.entry).chain(word.iter().map(|&l| self.cfg.edges[l].dst)).collect())
+    }
+
+    fn automaton(&self) -> Option<(Nfa, &Cfg)> {
+        Some((self.nfa.clone(), self.cfg))
     }
 
     /// The loop invariants of an empty difference, from its reachable product states.

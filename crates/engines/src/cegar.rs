@@ -9,7 +9,7 @@ use crate::annotation::Proof;
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::sources::Session;
 use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
-use automata::{Interrupted, LazyDfa, LazyDnwa};
+use automata::{Interrupted, LazyDfa, LazyDnwa, Nfa};
 use ir::{Block, Cfg, Edge, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::nested::{Nesting, StepKind};
 use refine::portfolio::PathProgram;
@@ -98,6 +98,11 @@ pub(crate) trait Abstraction {
     fn set_aside(&self, _state: usize) -> bool {
         false
     }
+    /// The program automaton as a finite automaton with the CFG whose edges are its
+    /// transitions (`None` for nested words).
+    fn automaton(&self) -> Option<(Nfa, &Cfg)> {
+        None
+    }
     /// The Floyd–Hoare annotation of an empty difference, checked (`None` if time ran out).
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof>;
 }
@@ -120,7 +125,7 @@ pub(crate) fn nesting_of<'k>(kinds: impl Iterator<Item = &'k Kind>, globals: &BT
 }
 
 /// Why a refinement whose sequences do not reject the word ends the run.
-const NO_PROGRESS: &str = "refinement made no progress: the solver could not show that the new assertions reject the trace";
+pub(crate) const NO_PROGRESS: &str = "refinement made no progress: the solver could not show that the new assertions reject the trace";
 
 /// Runs `f`, adding its time in milliseconds to `acc`.
 pub(crate) fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
@@ -217,7 +222,7 @@ pub(crate) fn run(
 /// The counterexample of a feasible error word, as source steps where the solver resolves the
 /// large blocks (UNKNOWN if the word passes an over-approximation that the exact statements do
 /// not confirm).
-fn counterexample(
+pub(crate) fn counterexample(
     entry: &str,
     a: &dyn Abstraction,
     word: &[usize],

@@ -18,9 +18,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-struct Interleaved<'a> {
+pub(crate) struct Interleaved<'a> {
     tp: &'a ThreadProgram,
-    product: Product,
+    pub(crate) product: Product,
     /// The product as an automaton (its accepting states change when one is set aside).
     nfa: RefCell<Nfa>,
     letters: Vec<Letter>,
@@ -29,7 +29,7 @@ struct Interleaved<'a> {
 }
 
 impl<'a> Interleaved<'a> {
-    fn new(tp: &'a ThreadProgram, config: &Config) -> Result<Interleaved<'a>, String> {
+    pub(crate) fn new(tp: &'a ThreadProgram, config: &Config) -> Result<Interleaved<'a>, String> {
         let encode = |t: &ir::threads::Thread| match config.large_blocks {
             true => ir::thread_block_encoding(&t.cfg, &tp.shared, !tp.race_data.is_empty()),
             false => t.cfg.clone(),
@@ -113,6 +113,10 @@ impl Abstraction for Interleaved<'_> {
             self.nfa.borrow_mut().accepting[state] = false;
         }
         limit
+    }
+
+    fn automaton(&self) -> Option<(Nfa, &Cfg)> {
+        Some((self.nfa.borrow().clone(), &self.product.cfg))
     }
 
     /// The annotation of every product state, checked on the product.

@@ -2,6 +2,7 @@
 //! reachable and by which path, or proves that none is; it never prints.
 
 pub mod annotation;
+mod art;
 pub mod automizer;
 mod buchi;
 mod budget;
@@ -20,6 +21,7 @@ use smt::SolverSpec;
 use std::time::{Duration, Instant};
 
 pub use annotation::{Invariant, Proof, Role};
+pub use art::ArtOptions;
 pub use budget::CancelToken;
 pub use lasso::Family as RankingFamily;
 pub use refine::Source;
@@ -66,6 +68,8 @@ pub struct Config {
     pub thread_instances: usize,
     /// The partial-order reduction of the interleavings of threads.
     pub por: Por,
+    /// How the engine `art` builds its tree.
+    pub art: ArtOptions,
 }
 
 /// A partial-order reduction of the interleavings of threads.
@@ -123,6 +127,7 @@ impl Default for Config {
             ranking_families: RankingFamily::ALL.to_vec(),
             thread_instances: 4,
             por: Por::Both,
+            art: ArtOptions::default(),
         }
     }
 }

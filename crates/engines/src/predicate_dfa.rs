@@ -31,6 +31,28 @@ pub struct Shared {
     pub budget: QueryBudget,
 }
 
+impl Shared {
+    /// Asks `triple` within the per-query budget; no question once the run is stopped.
+    pub(crate) fn ask(&mut self, triple: impl FnOnce(&mut Shared) -> Validity) -> bool {
+        if self.budget.stopped().is_some() {
+            // Past the deadline or canceled: no more queries, so that the search ends at once.
+            return false;
+        }
+        self.checks += 1;
+        let ms = self.budget.next_ms();
+        self.hoare.solver().set_timeout_ms(ms);
+        matches!(triple(self), Validity::Valid)
+    }
+
+    /// Whether `{pre} letter {post}` is valid (cached); unknown counts as not valid.
+    pub(crate) fn valid(&mut self, pre: &Term, letter: Letter, post: &Term) -> bool {
+        self.ask(|sh| {
+            let Shared { letters, hoare, .. } = sh;
+            hoare.check(pre, letter, &letters[letter], post)
+        })
+    }
+}
+
 /// What makes a predicate automaton rank-certified: a transition by one of the `saving`
 /// letters (those that leave the loop head) from a state containing `accepting` (a predicate
 /// that says "the rank decreased since the last save, or nothing was saved yet") is
@@ -137,10 +159,7 @@ impl PredicateDfa {
     /// stopped) counts as not valid, which only removes transitions and so keeps the automaton
     /// sound.
     fn valid(&self, pre: &Term, letter: Letter, post: &Term) -> bool {
-        self.query(|sh| {
-            let Shared { letters, hoare, .. } = sh;
-            hoare.check(pre, letter, &letters[letter], post)
-        })
+        self.shared.borrow_mut().valid(pre, letter, post)
     }
 
     /// Whether `{pre} tf {post}` is valid, cached under the letter key `key`.
@@ -148,17 +167,8 @@ impl PredicateDfa {
         self.query(|sh| sh.hoare.check(pre, key, tf, post))
     }
 
-    /// Asks `triple` within the per-query budget; no question once the run is stopped.
     fn query(&self, triple: impl FnOnce(&mut Shared) -> Validity) -> bool {
-        let mut sh = self.shared.borrow_mut();
-        if sh.budget.stopped().is_some() {
-            // Past the deadline or canceled: no more queries, so that the search ends at once.
-            return false;
-        }
-        sh.checks += 1;
-        let ms = sh.budget.next_ms();
-        sh.hoare.solver().set_timeout_ms(ms);
-        matches!(triple(&mut sh), Validity::Valid)
+        self.shared.borrow_mut().ask(triple)
     }
 
     /// Whether `{pre} tf {post}` is valid for a formula without letter (not cached).

@@ -100,9 +100,21 @@ impl Refiner {
         nesting: Option<&Nesting>,
         stats: &mut Stats,
     ) -> Result<Vec<Sequence>, RefineError> {
+        self.sequences_from(self.source, t, path, nesting, stats)
+    }
+
+    /// [`Self::sequences`] of another source than the configured one.
+    pub(crate) fn sequences_from(
+        &mut self,
+        source: Source,
+        t: &Infeasible,
+        path: Option<&PathProgram>,
+        nesting: Option<&Nesting>,
+        stats: &mut Stats,
+    ) -> Result<Vec<Sequence>, RefineError> {
         let mut shared = self.shared.borrow_mut();
         let mut solvers = Solvers { solver: self.trace.as_mut(), interpolator: self.interpolator.as_mut(), hoare: Some(&mut shared.hoare) };
-        let found = with_fallback(self.source, t, path, nesting, &mut solvers)?;
+        let found = with_fallback(source, t, path, nesting, &mut solvers)?;
         stats.sequences += found.computed;
         stats.perfect_sequences += found.perfect;
         stats.quantified_predicates += found.sequences.iter().map(|s| s.quantified).sum::<usize>();

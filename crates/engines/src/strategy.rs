@@ -237,7 +237,7 @@ impl Engine for Termination {
 }
 
 /// Every engine, by name.
-pub const ENGINES: [&dyn Engine; 4] = [&CellAbstraction, &Horn, &TraceAbstraction, &Termination];
+pub const ENGINES: [&dyn Engine; 5] = [&CellAbstraction, &Horn, &TraceAbstraction, &crate::art::Art, &Termination];
 
 /// How much of the time left an engine of a strategy gets.
 #[derive(Clone, Copy, Debug, PartialEq)]

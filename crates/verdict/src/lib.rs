@@ -154,6 +154,18 @@ pub struct Stats {
     /// the partial-order reduction.
     pub interleaved_states: usize,
     pub interleaved_transitions: usize,
+    /// The engine `art`: nodes of the abstract reachability tree created.
+    pub art_nodes: usize,
+    /// Conditional interpolation: guards checked against their path, how many of them the
+    /// chain cache answered, and how many gave an interpolant (pruned the branch).
+    pub conditional_checks: usize,
+    pub conditional_cache_hits: usize,
+    pub conditional_interpolants: usize,
+    /// The letters of the paths of those checks, and of their chains (after simplification).
+    pub conditional_path_steps: usize,
+    pub conditional_chain_steps: usize,
+    /// Time spent in conditional interpolation.
+    pub time_conditional_ms: u128,
 }
 
 impl Stats {
@@ -189,6 +201,13 @@ impl Stats {
         self.time_lasso_ms += o.time_lasso_ms;
         self.interleaved_states += o.interleaved_states;
         self.interleaved_transitions += o.interleaved_transitions;
+        self.art_nodes += o.art_nodes;
+        self.conditional_checks += o.conditional_checks;
+        self.conditional_cache_hits += o.conditional_cache_hits;
+        self.conditional_interpolants += o.conditional_interpolants;
+        self.conditional_path_steps += o.conditional_path_steps;
+        self.conditional_chain_steps += o.conditional_chain_steps;
+        self.time_conditional_ms += o.time_conditional_ms;
     }
 }
 
