@@ -141,9 +141,16 @@ struct Explorer<'a> {
     config: &'a Config,
     /// Conditional interpolation: the sequence (or none) of each chain seen.
     chains: HashMap<Vec<Item>, Option<Vec<Term>>>,
+    /// Conditional interpolants so far at each branch (state and letter).
+    pruned: HashMap<(usize, usize), usize>,
     /// Why the answer can be UNKNOWN at best (a location beyond the model's bounds).
     beyond: Option<Unknown>,
 }
+
+/// At most this many conditional interpolants per branch: a branch that needs more is a
+/// loop's, whose interpolants count its iterations (`k = 0`, `k = 1`, ...) and keep the tree
+/// from covering it; lazy refinement finds that loop's invariant instead.
+const MAX_CONDITIONAL_PER_BRANCH: usize = 2;
 
 /// Builds the tree of `a`'s program automaton until no node is left to expand, an error path
 /// is feasible, or the budget ends.
@@ -170,6 +177,7 @@ fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats)
         session,
         config,
         chains: HashMap::new(),
+        pruned: HashMap::new(),
         beyond: None,
     };
     let verdict = x.search(stats);
@@ -327,7 +335,8 @@ impl Explorer<'_> {
         let state = self.tree.nodes[n].state;
         let mut path = None;
         for (letter, _) in self.nfa.transitions[state].clone() {
-            if !self.letters[letter].1 || self.post_is_empty(n, letter) {
+            let done = self.pruned.get(&(state, letter)).copied().unwrap_or(0);
+            if !self.letters[letter].1 || done >= MAX_CONDITIONAL_PER_BRANCH || self.post_is_empty(n, letter) {
                 continue;
             }
             let (nodes, word) = path.get_or_insert_with(|| self.tree.path(n));
@@ -338,6 +347,7 @@ impl Explorer<'_> {
             stats.conditional_chain_steps += chain.items.iter().filter(|i| matches!(i, Item::Letter(_))).count();
             let Some(preds) = self.chain_sequence(&chain, stats) else { continue };
             stats.conditional_interpolants += 1;
+            *self.pruned.entry((state, letter)).or_default() += 1;
             for (i, &m) in nodes.iter().enumerate().skip(chain.first) {
                 let assertion = predicates(&preds[chain.position(i)]);
                 self.precision.add(self.tree.nodes[m].state, &assertion);
