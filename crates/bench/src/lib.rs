@@ -143,6 +143,12 @@ pub struct TableArgs {
     /// results.json files written by `tracery bench`.
     #[arg(value_name = "RESULTS.json", required = true)]
     pub results: Vec<PathBuf>,
+
+    /// A statistic of the verifier (a key of its `--json-stats`, e.g. `art_nodes`) to add as a
+    /// column: its median over the tasks every file solves, and the median of its per-task
+    /// ratio to the first file's (repeatable).
+    #[arg(long = "stat", value_name = "KEY")]
+    pub stats: Vec<String>,
 }
 
 /// `tracery bench plot A.json B.json --out plot.svg`.
@@ -445,7 +451,7 @@ pub fn run_table(args: &TableArgs) -> anyhow::Result<ExitCode> {
         let file = ResultsFile::load(path)?;
         runs.push(table::Run { label: file.label(path), records: file.results });
     }
-    out(&table::markdown(&runs));
+    out(&table::markdown(&runs, &args.stats));
     Ok(ExitCode::SUCCESS)
 }
 

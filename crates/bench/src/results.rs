@@ -74,9 +74,9 @@ pub struct Record {
 }
 
 impl Record {
-    /// A number from the verifier's statistics.
+    /// A number from the verifier's statistics (`a.b` for the field `b` of the object `a`).
     pub fn stat(&self, key: &str) -> Option<f64> {
-        self.stats.as_ref()?.get(key)?.as_f64()
+        key.split('.').try_fold(self.stats.as_ref()?, |v, k| v.get(k))?.as_f64()
     }
 
     /// What identifies the task across runs: its file and property.

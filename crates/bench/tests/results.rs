@@ -389,12 +389,23 @@ fn table_counts_tasks_solved_by_no_other_configuration() {
             rec("z.c", Status::Correct, Some("TRUE"), 0.25),
         ],
     };
-    let table = markdown(&[a, b]);
+    let table = markdown(&[a, b], &[]);
     let rows: Vec<&str> = table.lines().collect();
     assert_eq!(rows.len(), 5, "{table}");
     assert_eq!(rows[2], "| craig | 2 | 1 | 1 | 1 | 1 | 3.0 | 4 | 25 % of 8 |");
     assert_eq!(rows[3], "| sp | 2 | 1 | 1 | 0 | 1 | 0.8 | 2 | 100 % of 2 |");
     assert_eq!(rows[4], "| any of them | 3 | 1 | 2 | | | | | |");
+    // x.bpl is the task both solve: 3 iterations with craig, 2 with sp
+    let a = Run { label: "craig".into(), records: vec![with_stats(rec("x.bpl", Status::Correct, Some("TRUE"), 1.0), 3, 4, 2)] };
+    let b = Run { label: "sp".into(), records: vec![with_stats(rec("x.bpl", Status::Correct, Some("TRUE"), 0.5), 2, 2, 2)] };
+    let table = markdown(&[a, b], &["iterations".into()]);
+    let rows: Vec<&str> = table.lines().collect();
+    assert!(rows[0].ends_with("| median iterations (1 tasks all solve; ratio) |"), "{table}");
+    assert!(rows[2].ends_with("| 3 (×1.00) |") && rows[3].ends_with("| 2 (×0.67) |"), "{table}");
+    let mut nested = rec("x.bpl", Status::Correct, Some("TRUE"), 1.0);
+    nested.stats = Some(serde_json::json!({"hoare_solver": {"time_ms": 12}}));
+    assert_eq!(nested.stat("hoare_solver.time_ms"), Some(12.0));
+    assert_eq!(nested.stat("hoare_solver.queries"), None);
 }
 
 #[test]

@@ -35,6 +35,21 @@ pub fn check_trace(trace: &[TransFormula], solver: &mut dyn Solver) -> TraceChec
 /// [`check_trace`] for a nested trace (calls and returns as given by `nesting`, see
 /// [`crate::ssa::ssa_scoped`]).
 pub fn check_scoped_trace(trace: &[TransFormula], nesting: Option<&Nesting>, solver: &mut dyn Solver) -> TraceCheck {
+    check(trace, nesting, solver, true)
+}
+
+/// The unsat core of an infeasible flat `trace` (`Ok(None)`: feasible; no model is read, which
+/// for traces over arrays costs more than the check), or why the solver could not decide.
+pub fn infeasible_core(trace: &[TransFormula], solver: &mut dyn Solver) -> Result<Option<BTreeSet<usize>>, String> {
+    match check(trace, None, solver, false) {
+        TraceCheck::Infeasible { core } => Ok(Some(core)),
+        TraceCheck::Feasible(_) => Ok(None),
+        TraceCheck::Unknown(why) => Err(why),
+    }
+}
+
+/// The check; a feasible trace's counterexample has no states unless `model`.
+fn check(trace: &[TransFormula], nesting: Option<&Nesting>, solver: &mut dyn Solver, model: bool) -> TraceCheck {
     let s = ssa_scoped(trace, nesting);
     // Z3 4.8.12 gives up on bit-vector conversions among named assertions: such a trace is
     // checked without names, and its core is the whole trace
@@ -48,7 +63,8 @@ pub fn check_scoped_trace(trace: &[TransFormula], nesting: Option<&Nesting>, sol
         }
     }
     let result = match solver.check() {
-        SatResult::Sat => extract_counterexample(&s, solver),
+        SatResult::Sat if model => extract_counterexample(&s, solver),
+        SatResult::Sat => TraceCheck::Feasible(Counterexample { states: vec![] }),
         SatResult::Unsat if !named => TraceCheck::Infeasible { core: (0..trace.len()).collect() },
         SatResult::Unsat => {
             let core = match solver.unsat_core() {

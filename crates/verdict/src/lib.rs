@@ -161,6 +161,8 @@ pub struct Stats {
     pub conditional_checks: usize,
     pub conditional_cache_hits: usize,
     pub conditional_interpolants: usize,
+    /// Guards not checked because their chain reads arrays.
+    pub conditional_skipped: usize,
     /// The letters of the paths of those checks, and of their chains (after simplification).
     pub conditional_path_steps: usize,
     pub conditional_chain_steps: usize,
@@ -205,6 +207,7 @@ impl Stats {
         self.conditional_checks += o.conditional_checks;
         self.conditional_cache_hits += o.conditional_cache_hits;
         self.conditional_interpolants += o.conditional_interpolants;
+        self.conditional_skipped += o.conditional_skipped;
         self.conditional_path_steps += o.conditional_path_steps;
         self.conditional_chain_steps += o.conditional_chain_steps;
         self.time_conditional_ms += o.time_conditional_ms;

@@ -31,11 +31,11 @@ use crate::sources::Session;
 use crate::strategy::{encode, Engine, Prepared, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use automata::Nfa;
-use chain::{Chain, Item};
+use chain::{Chain, Item, LetterInfo, VarsOf};
 use ir::TransFormula;
 use refine::portfolio::PathProgram;
 use refine::source::Infeasible;
-use refine::{check_scoped_trace, Source, TraceCheck};
+use refine::{check_scoped_trace, infeasible_core, Source, TraceCheck};
 use smt::build::{and, ff, or};
 use smt::subst::conjuncts;
 use smt::Term;
@@ -132,8 +132,9 @@ struct Explorer<'a> {
     entry: &'a str,
     a: &'a dyn Abstraction,
     nfa: Nfa,
-    /// Each letter's formula and whether it is a guard (a conditional branch).
-    letters: Vec<(TransFormula, bool)>,
+    letters: Vec<LetterInfo>,
+    /// The free variables of the predicates the chains look at.
+    vars: VarsOf,
     tree: Tree,
     precision: Precision,
     work: VecDeque<usize>,
@@ -156,8 +157,8 @@ const MAX_CONDITIONAL_PER_BRANCH: usize = 2;
 /// is feasible, or the budget ends.
 fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let Some((nfa, cfg)) = a.automaton() else { return (Verdict::unknown("art: nested words are not supported"), None) };
-    let letters: Vec<(TransFormula, bool)> = a.letters().iter().map(|l| (l.formula.clone(), chain::guarded(&l.stmt))).collect();
-    let session = match Session::start(config, letters.iter().map(|l| l.0.clone()).collect(), HashMap::new(), BTreeSet::new()) {
+    let letters: Vec<LetterInfo> = a.letters().iter().map(|l| LetterInfo::new(l.formula.clone(), &l.stmt)).collect();
+    let session = match Session::start(config, letters.iter().map(|l| l.formula.clone()).collect(), HashMap::new(), BTreeSet::new()) {
         Ok(s) => s,
         Err(e) => return (Verdict::unknown(e), None),
     };
@@ -171,6 +172,7 @@ fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats)
         a,
         nfa,
         letters,
+        vars: VarsOf::default(),
         tree,
         precision,
         work: VecDeque::from([0]),
@@ -230,6 +232,10 @@ impl Explorer<'_> {
                 let started = std::time::Instant::now();
                 self.conditional(n, stats);
                 stats.time_conditional_ms += started.elapsed().as_millis();
+                // a stronger region may now be covered
+                if self.tree.try_cover(n) {
+                    continue;
+                }
             }
             self.expand(n, stats);
         }
@@ -261,7 +267,7 @@ impl Explorer<'_> {
     /// Checks the path to `n`, at an error state: the verdict if the search ends.
     fn at_error(&mut self, n: usize, stats: &mut Stats) -> Option<Verdict> {
         let (nodes, word) = self.tree.path(n);
-        let trace: Vec<TransFormula> = word.iter().map(|&l| self.letters[l].0.clone()).collect();
+        let trace: Vec<TransFormula> = word.iter().map(|&l| self.letters[l].formula.clone()).collect();
         stats.trace_checks += 1;
         let refiner = &mut self.session.refiner;
         refiner.set_timeout_ms(self.session.budget.next_ms());
@@ -336,20 +342,31 @@ impl Explorer<'_> {
         let mut path = None;
         for (letter, _) in self.nfa.transitions[state].clone() {
             let done = self.pruned.get(&(state, letter)).copied().unwrap_or(0);
-            if !self.letters[letter].1 || done >= MAX_CONDITIONAL_PER_BRANCH || self.post_is_empty(n, letter) {
+            if !self.letters[letter].guard || done >= MAX_CONDITIONAL_PER_BRANCH || self.post_is_empty(n, letter) {
                 continue;
             }
             let (nodes, word) = path.get_or_insert_with(|| self.tree.path(n));
             let facts: Vec<&Region> = nodes.iter().map(|&m| &self.tree.nodes[m].region).collect();
-            let chain = chain::chain(&facts, word, letter, &self.letters, self.config.art.simplify);
+            let chain = chain::chain(&facts, word, letter, &self.letters, self.config.art.simplify, &mut self.vars);
             stats.conditional_checks += 1;
             stats.conditional_path_steps += word.len() + 1;
             stats.conditional_chain_steps += chain.items.iter().filter(|i| matches!(i, Item::Letter(_))).count();
+            if chain.items.len() == 1 {
+                // the guard alone, which the region (about none of its variables) allows
+                continue;
+            }
+            if chain.trace.iter().any(|tf| tf.in_vars.keys().chain(tf.out_vars.keys()).any(|v| matches!(v.sort, smt::Sort::Array(..)))) {
+                // Farkas interpolation does not apply to arrays, and Z3 takes tens of
+                // milliseconds for such a chain: more than the branch would cost
+                stats.conditional_skipped += 1;
+                continue;
+            }
             let Some(preds) = self.chain_sequence(&chain, stats) else { continue };
             stats.conditional_interpolants += 1;
             *self.pruned.entry((state, letter)).or_default() += 1;
-            for (i, &m) in nodes.iter().enumerate().skip(chain.first) {
-                let assertion = predicates(&preds[chain.position(i)]);
+            for (&m, position) in nodes.iter().zip(&chain.positions) {
+                let Some(k) = position else { continue };
+                let assertion = predicates(&preds[*k]);
                 self.precision.add(self.tree.nodes[m].state, &assertion);
                 let uncovered = self.tree.strengthen(m, assertion);
                 self.work.extend(uncovered);
@@ -371,8 +388,8 @@ impl Explorer<'_> {
         }
         let refiner = &mut self.session.refiner;
         refiner.set_timeout_ms(self.session.budget.next_ms());
-        let found = match check_scoped_trace(&chain.trace, None, refiner.trace.as_mut()) {
-            TraceCheck::Infeasible { core } => refiner
+        let found = match infeasible_core(&chain.trace, refiner.trace.as_mut()) {
+            Ok(Some(core)) => refiner
                 .sequences_from(Source::Craig, &Infeasible { trace: &chain.trace, core: &core }, None, None, stats)
                 .ok()
                 .and_then(|s| s.into_iter().next())
@@ -380,7 +397,7 @@ impl Explorer<'_> {
                 // it prunes is worth
                 .filter(|s| s.quantified == 0)
                 .map(|s| s.preds),
-            TraceCheck::Feasible(_) | TraceCheck::Unknown(_) => None,
+            Ok(None) | Err(_) => None,
         };
         self.chains.insert(chain.items.clone(), found.clone());
         found
