@@ -347,20 +347,26 @@ impl Explorer<'_> {
             }
             let (nodes, word) = path.get_or_insert_with(|| self.tree.path(n));
             let facts: Vec<&Region> = nodes.iter().map(|&m| &self.tree.nodes[m].region).collect();
-            let chain = chain::chain(&facts, word, letter, &self.letters, self.config.art.simplify, &mut self.vars);
+            // what is checked is decided on the simplified chain, whichever chain is checked
+            let simplified = chain::chain(&facts, word, letter, &self.letters, true, &mut self.vars);
             stats.conditional_checks += 1;
-            stats.conditional_path_steps += word.len() + 1;
-            stats.conditional_chain_steps += chain.items.iter().filter(|i| matches!(i, Item::Letter(_))).count();
-            if chain.items.len() == 1 {
+            if simplified.items.len() == 1 {
                 // the guard alone, which the region (about none of its variables) allows
                 continue;
             }
-            if chain.trace.iter().any(|tf| tf.in_vars.keys().chain(tf.out_vars.keys()).any(|v| matches!(v.sort, smt::Sort::Array(..)))) {
+            if simplified.trace.iter().any(|tf| tf.in_vars.keys().chain(tf.out_vars.keys()).any(|v| matches!(v.sort, smt::Sort::Array(..))))
+            {
                 // Farkas interpolation does not apply to arrays, and Z3 takes tens of
                 // milliseconds for such a chain: more than the branch would cost
                 stats.conditional_skipped += 1;
                 continue;
             }
+            let chain = match self.config.art.simplify {
+                true => simplified,
+                false => chain::chain(&facts, word, letter, &self.letters, false, &mut self.vars),
+            };
+            stats.conditional_path_steps += word.len() + 1;
+            stats.conditional_chain_steps += chain.items.iter().filter(|i| matches!(i, Item::Letter(_))).count();
             let Some(preds) = self.chain_sequence(&chain, stats) else { continue };
             stats.conditional_interpolants += 1;
             *self.pruned.entry((state, letter)).or_default() += 1;
