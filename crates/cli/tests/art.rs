@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{output, own, shared};
+use common::{assert_concurrent_seeds, output, own, shared};
 
 /// R, R+C and R+C+S.
 const TOGGLES: [[&str; 4]; 3] = [
@@ -27,17 +27,7 @@ fn stat(out: &str, key: &str) -> u64 {
 #[test]
 fn the_concurrent_seeds_give_their_verdicts_with_every_toggle() {
     for toggles in TOGGLES {
-        if let Some(f) = shared("seeds", "concurrent-lost-update.c") {
-            let out = art(&f, &toggles);
-            assert!(out.starts_with("FALSE(unreach-call)\n"), "{toggles:?}: {out}");
-            assert!(out.contains("concurrent-lost-update.c:17:15") && out.contains("starts thread T1 (inc)"), "{toggles:?}: {out}");
-        }
-        for name in ["concurrent-mutex.c", "concurrent-single-writer.c"] {
-            if let Some(f) = shared("seeds", name) {
-                let out = art(&f, &toggles);
-                assert!(out.starts_with("TRUE\n") && out.contains("invariant check: passed"), "{name}, {toggles:?}: {out}");
-            }
-        }
+        assert_concurrent_seeds(&[&["--engine", "art", "--timeout", "30"], &toggles[..]].concat());
     }
 }
 

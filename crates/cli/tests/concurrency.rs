@@ -4,27 +4,14 @@
 
 mod common;
 
-use common::{output, own, shared, verdict};
+use common::{assert_concurrent_seeds, output, own, verdict};
 
 const POR: [&str; 4] = ["none", "sleep", "persistent", "both"];
 
 #[test]
 fn the_seeds_give_their_verdicts_with_every_reduction() {
     for por in POR {
-        let args = ["--timeout", "10", "--por", por];
-        if let Some(f) = shared("seeds", "concurrent-lost-update.c") {
-            let out = output(&f, &args);
-            assert!(out.starts_with("FALSE(unreach-call)\n"), "{por}: {out}");
-            // each step says its thread, and a fork which thread it starts
-            assert!(out.contains("T1 ") && out.contains("T2 ") && out.contains("starts thread T1 (inc)"), "{por}: {out}");
-            assert!(out.contains("concurrent-lost-update.c:17:15"), "{por}: {out}");
-        }
-        for name in ["concurrent-mutex.c", "concurrent-single-writer.c"] {
-            if let Some(f) = shared("seeds", name) {
-                let out = output(&f, &args);
-                assert!(out.starts_with("TRUE\n") && out.contains("invariant check: passed"), "{name}, {por}: {out}");
-            }
-        }
+        assert_concurrent_seeds(&["--timeout", "10", "--por", por]);
     }
 }
 

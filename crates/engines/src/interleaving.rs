@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 pub(crate) struct Interleaved<'a> {
     tp: &'a ThreadProgram,
-    pub(crate) product: Product,
+    product: Product,
     /// The product as an automaton (its accepting states change when one is set aside).
     nfa: RefCell<Nfa>,
     letters: Vec<Letter>,
@@ -29,7 +29,8 @@ pub(crate) struct Interleaved<'a> {
 }
 
 impl<'a> Interleaved<'a> {
-    pub(crate) fn new(tp: &'a ThreadProgram, config: &Config) -> Result<Interleaved<'a>, String> {
+    /// The interleavings of `tp`'s threads (their size counted in `stats`).
+    pub(crate) fn new(tp: &'a ThreadProgram, config: &Config, stats: &mut Stats) -> Result<Interleaved<'a>, String> {
         let encode = |t: &ir::threads::Thread| match config.large_blocks {
             true => ir::thread_block_encoding(&t.cfg, &tp.shared, !tp.race_data.is_empty()),
             false => t.cfg.clone(),
@@ -61,6 +62,8 @@ impl<'a> Interleaved<'a> {
         let accepting = product.cfg.locs.iter().map(|l| l.error.is_some()).collect();
         let nfa = Nfa { initial: product.cfg.entry, transitions, accepting };
         tracing::debug!(threads = tp.threads.len(), states = product.cfg.locs.len(), letters = letters.len(), "interleavings");
+        stats.interleaved_states += product.cfg.locs.len();
+        stats.interleaved_transitions += product.cfg.edges.len();
         Ok(Interleaved { tp, product, nfa: RefCell::new(nfa), letters, moves })
     }
 }
@@ -127,12 +130,8 @@ impl Abstraction for Interleaved<'_> {
 
 /// Runs trace abstraction on the interleavings of the threads of `tp`.
 pub fn verify(entry: &str, tp: &ThreadProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    match Interleaved::new(tp, config) {
-        Ok(a) => {
-            stats.interleaved_states += a.product.cfg.locs.len();
-            stats.interleaved_transitions += a.product.cfg.edges.len();
-            cegar::run(entry, &a, Default::default(), Default::default(), config, stats)
-        }
+    match Interleaved::new(tp, config, stats) {
+        Ok(a) => cegar::run(entry, &a, Default::default(), Default::default(), config, stats),
         Err(e) => (Verdict::unknown(format!("interleavings: {e}")), None),
     }
 }

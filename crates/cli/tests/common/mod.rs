@@ -30,3 +30,22 @@ pub fn shared(folder: &str, name: &str) -> Option<PathBuf> {
     }
     p.is_file().then_some(p)
 }
+
+/// Asserts the verdicts of the three concurrent seeds under `args`: the lost update is FALSE at
+/// its assertion with every step's thread and the fork's new thread named, the other two TRUE
+/// with their invariant checked.
+#[allow(dead_code)] // only the files about threads use it
+pub fn assert_concurrent_seeds(args: &[&str]) {
+    if let Some(f) = shared("seeds", "concurrent-lost-update.c") {
+        let out = output(&f, args);
+        assert!(out.starts_with("FALSE(unreach-call)\n"), "{args:?}: {out}");
+        assert!(out.contains("T1 ") && out.contains("T2 ") && out.contains("starts thread T1 (inc)"), "{args:?}: {out}");
+        assert!(out.contains("concurrent-lost-update.c:17:15"), "{args:?}: {out}");
+    }
+    for name in ["concurrent-mutex.c", "concurrent-single-writer.c"] {
+        if let Some(f) = shared("seeds", name) {
+            let out = output(&f, args);
+            assert!(out.starts_with("TRUE\n") && out.contains("invariant check: passed"), "{name}, {args:?}: {out}");
+        }
+    }
+}

@@ -86,11 +86,7 @@ impl Engine for Art {
                 let encoded = encode(cfg, config);
                 Flat::new(cfg, &encoded).map(|a| explore(task.entry, &a, config, stats))
             }
-            Prepared::Concurrent(tp) => Interleaved::new(tp, config).map(|a| {
-                stats.interleaved_states += a.product.cfg.locs.len();
-                stats.interleaved_transitions += a.product.cfg.edges.len();
-                explore(task.entry, &a, config, stats)
-            }),
+            Prepared::Concurrent(tp) => Interleaved::new(tp, config, stats).map(|a| explore(task.entry, &a, config, stats)),
             Prepared::Nested(_) => Err("recursive programs are not supported".into()),
         };
         built.unwrap_or_else(|e| (Verdict::unknown(format!("art: {e}")), None))
@@ -99,21 +95,22 @@ impl Engine for Art {
 
 /// The predicates of each state (or of all of them).
 enum Precision {
-    PerState(HashMap<usize, BTreeSet<Term>>),
+    /// The predicates of each state, and the empty set of the others.
+    PerState(HashMap<usize, BTreeSet<Term>>, BTreeSet<Term>),
     Global(BTreeSet<Term>),
 }
 
 impl Precision {
-    fn at(&self, state: usize) -> Vec<Term> {
+    fn at(&self, state: usize) -> &BTreeSet<Term> {
         match self {
-            Precision::PerState(m) => m.get(&state).map(|p| p.iter().cloned().collect()).unwrap_or_default(),
-            Precision::Global(p) => p.iter().cloned().collect(),
+            Precision::PerState(m, none) => m.get(&state).unwrap_or(none),
+            Precision::Global(p) => p,
         }
     }
 
     fn add(&mut self, state: usize, preds: &[Term]) {
         let set = match self {
-            Precision::PerState(m) => m.entry(state).or_default(),
+            Precision::PerState(m, _) => m.entry(state).or_default(),
             Precision::Global(p) => p,
         };
         set.extend(preds.iter().filter(|p| !p.is_false()).cloned());
@@ -164,7 +161,7 @@ fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats)
     };
     let precision = match config.art.global_precision {
         true => Precision::Global(BTreeSet::new()),
-        false => Precision::PerState(HashMap::new()),
+        false => Precision::PerState(HashMap::new(), BTreeSet::new()),
     };
     let tree = Tree::new(nfa.initial);
     let mut x = Explorer {
@@ -250,13 +247,14 @@ impl Explorer<'_> {
         if shared.valid(&pre, letter, &ff()) {
             return None;
         }
-        Some(self.precision.at(state).into_iter().filter(|p| shared.valid(&pre, letter, p)).collect())
+        Some(self.precision.at(state).iter().filter(|p| shared.valid(&pre, letter, p)).cloned().collect())
     }
 
     fn expand(&mut self, n: usize, stats: &mut Stats) {
         self.tree.mark_expanded(n);
         let state = self.tree.nodes[n].state;
-        for (letter, dst) in self.nfa.transitions[state].clone() {
+        for i in 0..self.nfa.transitions[state].len() {
+            let (letter, dst) = self.nfa.transitions[state][i];
             if let Some(region) = timed(&mut stats.time_abstraction_ms, || self.post(n, letter, dst)) {
                 let child = self.tree.add(n, letter, dst, region);
                 self.work.push_back(child);
