@@ -8,7 +8,7 @@
 //! the pair `(E', E')`; an exit state reached from `E'` returns to every caller of `E'` (a
 //! summary). Error words may end with pending calls (an error inside a callee).
 
-use crate::{Interrupted, LazyDfa, Letter};
+use crate::{Interrupted, LazyDfa, Letter, Nfa};
 use std::collections::{HashMap, VecDeque};
 
 /// A nested word automaton given explicitly.
@@ -23,6 +23,14 @@ pub struct Nwa {
     /// call letter stands for the hierarchical predecessor: the state its call transitions leave.
     pub returns: Vec<Vec<(Letter, Letter, usize)>>,
     pub accepting: Vec<bool>,
+}
+
+impl From<Nfa> for Nwa {
+    /// The automaton of flat words: internal transitions only.
+    fn from(nfa: Nfa) -> Nwa {
+        let n = nfa.transitions.len();
+        Nwa { initial: nfa.initial, internal: nfa.transitions, calls: vec![vec![]; n], returns: vec![vec![]; n], accepting: nfa.accepting }
+    }
 }
 
 /// A deterministic nested word automaton computed on demand: internal and call letters use

@@ -163,6 +163,12 @@ struct Cli {
     #[arg(long, value_name = "SCOPE", default_value = "location", value_parser = ["location", "global"])]
     art_precision: String,
 
+    /// The engine `art`: `cartesian` (a region is the conjunction of the predicates the
+    /// abstract post implies) or `boolean` (the disjunction of the predicates' valuations the
+    /// post allows, by enumerating models: more precise, more solver calls).
+    #[arg(long, value_name = "ABSTRACTION", default_value = "cartesian", value_parser = ["cartesian", "boolean"])]
+    art_abstraction: String,
+
     /// Do not add accelerated loops (k iterations at once of a loop whose body adds constants
     /// to integer variables under a linear guard).
     #[arg(long)]
@@ -273,6 +279,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             simplify: cli.path_simplification == Switch::On,
             depth_first: cli.art_order == "dfs",
             global_precision: cli.art_precision == "global",
+            boolean: cli.art_abstraction == "boolean",
         },
     };
     let mut outcome = verify_on_worker(program, &config)?;

@@ -79,7 +79,31 @@ fn sequential_programs_are_proved_with_checked_invariants_and_their_bugs_found()
 }
 
 #[test]
-fn recursion_is_not_for_the_tree() {
-    let out = art(&own("lecture-mccarthy91.c"), &[]);
-    assert!(out.starts_with("UNKNOWN\n") && out.contains("art: recursive programs are not supported"), "{out}");
+fn recursion_runs_on_a_call_stack_and_unbounded_recursion_is_never_true() {
+    for abstraction in ["cartesian", "boolean"] {
+        let args = ["--art-abstraction", abstraction];
+        let out = art(&own("rec-count.c"), &args);
+        assert!(out.starts_with("TRUE\n") && out.contains("invariant check: passed"), "{args:?}: {out}");
+        let out = art(&own("rec-count-bug.c"), &args);
+        assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("rec-count-bug.c:17:5"), "{args:?}: {out}");
+        let out = art(&own("lecture-mccarthy91-bug.c"), &args);
+        assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("lecture-mccarthy91-bug.c:15:20"), "{args:?}: {out}");
+    }
+    // any input: a call stack of every depth, so the tree does not end
+    let out = output(&own("lecture-mccarthy91.c"), &["--engine", "art", "--timeout", "3"]);
+    assert!(out.starts_with("UNKNOWN\n") && out.contains("timeout"), "{out}");
+}
+
+#[test]
+fn boolean_abstraction_proves_and_refutes_what_cartesian_does() {
+    assert_concurrent_seeds(&["--engine", "art", "--timeout", "30", "--art-abstraction", "boolean"]);
+    let args = ["--art-abstraction", "boolean"];
+    for name in ["lecture-p-flag.c", "nested-counters.c", "count-up.bpl", "conc-atomic-increment.c"] {
+        let out = art(&own(name), &args);
+        assert!(out.starts_with("TRUE\n") && out.contains("invariant check: passed"), "{name}: {out}");
+    }
+    let out = art(&own("conc-increment-bug.c"), &args);
+    assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("conc-increment-bug.c:16:15"), "{out}");
+    let out = art(&own("deep-bug.bpl"), &args);
+    assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("deep-bug.bpl:9:3"), "{out}");
 }

@@ -100,6 +100,17 @@ pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>, sp
     Proof { invariants, checked, rankings: vec![] }
 }
 
+/// The checked proof of `cfg` from reachable states at its locations (state `(ℓ, _)` at
+/// location `ℓ`) with a formula each: a location's invariant is their disjunction.
+pub(crate) fn proof_of_states(entry: &str, cfg: &Cfg, reach: &automata::NestedReach, annotation: &[Term], config: &crate::Config) -> Proof {
+    let mut at: Vec<Vec<Term>> = vec![vec![]; cfg.locs.len()];
+    for ((loc, _), f) in reach.states.iter().zip(annotation) {
+        at[*loc].push(f.clone());
+    }
+    let inv: Vec<Term> = at.iter().map(|d| or(d)).collect();
+    proof(entry, cfg, &inv, config.deadline, &config.solver)
+}
+
 /// A location whose invariant a TRUE answer reports.
 pub(crate) struct Mark {
     pub(crate) loc: usize,

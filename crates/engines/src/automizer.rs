@@ -5,9 +5,10 @@ use crate::annotation::{self, Proof};
 use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Stats, Verdict};
-use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Interrupted, LazyDfa, Nfa};
+use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Interrupted, LazyDfa, NestedReach, Nfa, Nwa};
 use ir::{Cfg, Label, Violation};
 use refine::nested::Nesting;
+use smt::Term;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
@@ -104,8 +105,12 @@ impl Abstraction for Flat<'_> {
         Some(std::iter::once(self.cfg.entry).chain(word.iter().map(|&l| self.cfg.edges[l].dst)).collect())
     }
 
-    fn automaton(&self) -> Option<(Nfa, &Cfg)> {
-        Some((self.nfa.clone(), self.cfg))
+    fn automaton(&self) -> Nwa {
+        self.nfa.clone().into()
+    }
+
+    fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof {
+        annotation::proof_of_states(entry, self.cfg, reach, annotation, config)
     }
 
     /// The loop invariants of an empty difference, from its reachable product states.

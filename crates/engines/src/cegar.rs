@@ -9,7 +9,7 @@ use crate::annotation::Proof;
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::sources::Session;
 use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
-use automata::{Interrupted, LazyDfa, LazyDnwa, Nfa};
+use automata::{Interrupted, LazyDfa, LazyDnwa, NestedReach, Nwa};
 use ir::{Block, Cfg, Edge, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::nested::{Nesting, StepKind};
 use refine::portfolio::PathProgram;
@@ -98,11 +98,12 @@ pub(crate) trait Abstraction {
     fn set_aside(&self, _state: usize) -> bool {
         false
     }
-    /// The program automaton as a finite automaton with the CFG whose edges are its
-    /// transitions (`None` for nested words).
-    fn automaton(&self) -> Option<(Nfa, &Cfg)> {
-        None
-    }
+    /// The program automaton, for engines that explore it themselves (without calls and
+    /// returns for flat words and interleavings).
+    fn automaton(&self) -> Nwa;
+    /// The checked proof of a TRUE answer from reachable states of the automaton (state
+    /// `(s, _)` is at state `s` of it) with a formula for each (over the variables in scope).
+    fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof;
     /// The Floyd–Hoare annotation of an empty difference, checked (`None` if time ran out).
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof>;
 }

@@ -5,15 +5,16 @@
 //! thread takes it is one letter, so an interpolant automaton that proves one interleaving
 //! infeasible removes every interleaving that fails for the same reason.
 
-use crate::annotation::Proof;
+use crate::annotation::{self, Proof};
 use crate::automizer::{proof_of, shortest_error_word};
 use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Por, Stats, Verdict};
-use automata::{Interrupted, Nfa};
+use automata::{Interrupted, NestedReach, Nfa, Nwa};
 use ir::threads::{product, Move, MoveKind, Product};
 use ir::{Cfg, ThreadProgram, Violation};
 use refine::nested::Nesting;
+use smt::Term;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -118,8 +119,12 @@ impl Abstraction for Interleaved<'_> {
         limit
     }
 
-    fn automaton(&self) -> Option<(Nfa, &Cfg)> {
-        Some((self.nfa.borrow().clone(), &self.product.cfg))
+    fn automaton(&self) -> Nwa {
+        self.nfa.borrow().clone().into()
+    }
+
+    fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof {
+        annotation::proof_of_states(entry, &self.product.cfg, reach, annotation, config)
     }
 
     /// The annotation of every product state, checked on the product.

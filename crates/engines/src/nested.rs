@@ -25,10 +25,12 @@ use std::rc::Rc;
 use std::time::Instant;
 
 /// The nested word automaton of the program and its letters.
-struct Program<'n> {
+pub(crate) struct Program<'n> {
     np: &'n NestedProgram,
     /// Every variable that is not global.
-    locals: BTreeSet<Term>,
+    pub(crate) locals: BTreeSet<Term>,
+    /// The semantics of each return letter.
+    pub(crate) returns: HashMap<usize, ReturnLetter>,
     nwa: Nwa,
     letters: Vec<Letter>,
     /// The location (in the automaton's numbering) of each state, for error lookups.
@@ -40,7 +42,8 @@ struct Program<'n> {
     originals: Vec<Cfg>,
 }
 
-fn build<'n>(np: &'n NestedProgram, config: &Config) -> Result<Program<'n>, String> {
+/// The program automaton of `np`, each CFG encoded as `config` says.
+pub(crate) fn build<'n>(np: &'n NestedProgram, config: &Config) -> Result<Program<'n>, String> {
     let encode = |c: &Cfg| crate::strategy::encode(c, config);
     let mut cfgs: Vec<(Option<String>, Cfg)> = vec![(None, encode(&np.entry))];
     cfgs.extend(np.procedures.iter().map(|(n, c)| (Some(n.clone()), encode(c))));
@@ -91,7 +94,15 @@ fn build<'n>(np: &'n NestedProgram, config: &Config) -> Result<Program<'n>, Stri
     for l in &letters {
         locals.extend(l.formula.in_vars.keys().chain(l.formula.out_vars.keys()).filter(|x| !np.globals.contains(*x)).cloned());
     }
-    Ok(Program { np, locals, nwa, letters, locs, marks, originals })
+    let returns = letters
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| match &l.kind {
+            Kind::Return(r) => Some((i, r.clone())),
+            _ => None,
+        })
+        .collect();
+    Ok(Program { np, locals, returns, nwa, letters, locs, marks, originals })
 }
 
 fn as_lazy(dfas: &mut [PredicateDfa]) -> Vec<&mut dyn LazyDnwa> {
@@ -130,10 +141,16 @@ impl Abstraction for Program<'_> {
         None
     }
 
-    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
-        // Not borrowed during the search: the automata may still ask `shared` for triples.
-        let returns = shared.borrow().returns.clone();
-        proof_of_safety(entry, self, dfas, &returns, config)
+    fn automaton(&self) -> Nwa {
+        self.nwa.clone()
+    }
+
+    fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof {
+        proof_of_reach(entry, self, reach, annotation, config)
+    }
+
+    fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
+        proof_of_safety(entry, self, dfas, config)
     }
 }
 
@@ -144,31 +161,13 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
         Ok(p) => p,
         Err(e) => return (Verdict::unknown(format!("{entry}: {e}")), None),
     };
-    let returns: HashMap<usize, ReturnLetter> = p
-        .letters
-        .iter()
-        .enumerate()
-        .filter_map(|(i, l)| match &l.kind {
-            Kind::Return(r) => Some((i, r.clone())),
-            _ => None,
-        })
-        .collect();
-    let locals = p.locals.clone();
-    cegar::run(entry, &p, returns, locals, config, stats)
+    cegar::run(entry, &p, p.returns.clone(), p.locals.clone(), config, stats)
 }
 
 /// The Floyd–Hoare annotation of an empty difference: each reachable product state is
-/// annotated with the conjunction of its predicates; every transition the search took is
-/// checked again as a Hoare triple with a fresh solver (a return together with the state at
-/// its call), and no reachable state is at an error location. The invariant of a location is
-/// the disjunction of its states' annotations. `None` if time ran out while collecting them.
-fn proof_of_safety(
-    entry: &str,
-    p: &Program,
-    dfas: &mut [PredicateDfa],
-    returns: &HashMap<usize, ReturnLetter>,
-    config: &Config,
-) -> Option<Proof> {
+/// annotated with the conjunction of its predicates ([`proof_of_reach`]). `None` if time ran
+/// out while collecting them.
+fn proof_of_safety(entry: &str, p: &Program, dfas: &mut [PredicateDfa], config: &Config) -> Option<Proof> {
     let deadline = config.deadline;
     let reach = nested_reachable_in_difference(&p.nwa, &mut as_lazy(dfas), &mut |_| {
         deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string())
@@ -179,25 +178,28 @@ fn proof_of_safety(
         .iter()
         .map(|(_, ds)| simplify(&and(&dfas.iter().zip(ds).map(|(d, &s)| d.state_formula(s)).collect::<Vec<_>>())))
         .collect();
-    let checked = check_nested(p, &reach, &annotation, returns, config);
+    Some(proof_of_reach(entry, p, &reach, &annotation, config))
+}
+
+/// The proof from annotated reachable states: every transition between them is checked again
+/// as a Hoare triple with a fresh solver (a return together with the state at its call), and
+/// no reachable state is at an error location. The invariant of a location is the
+/// disjunction of its states' annotations.
+fn proof_of_reach(entry: &str, p: &Program, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof {
+    let deadline = config.deadline;
+    let checked = check_nested(p, reach, annotation, config);
     let mut at: Vec<Vec<Term>> = vec![vec![]; p.locs.len()];
-    for ((q, _), f) in reach.states.iter().zip(&annotation) {
+    for ((q, _), f) in reach.states.iter().zip(annotation) {
         at[*q].push(f.clone());
     }
     let formulas = p.marks.iter().map(|m| annotation::simplified_disjunction(&at[m.loc], deadline));
     let invariants = p.marks.iter().zip(formulas).map(|(m, formula)| m.invariant(entry, formula)).collect();
-    Some(Proof { invariants, checked, rankings: vec![] })
+    Proof { invariants, checked, rankings: vec![] }
 }
 
 /// Checks the annotation of the reachable states (see [`proof_of_safety`]); `None` when time
 /// ran out.
-fn check_nested(
-    p: &Program,
-    reach: &NestedReach,
-    annotation: &[Term],
-    returns: &HashMap<usize, ReturnLetter>,
-    config: &Config,
-) -> Option<bool> {
+fn check_nested(p: &Program, reach: &NestedReach, annotation: &[Term], config: &Config) -> Option<bool> {
     if reach.states.iter().any(|(q, _)| p.nwa.accepting[*q]) {
         return Some(false);
     }
@@ -217,7 +219,7 @@ fn check_nested(
         }
     }
     for r in &reach.returns {
-        let Some(ret) = returns.get(&r.letter) else { return Some(false) };
+        let Some(ret) = p.returns.get(&r.letter) else { return Some(false) };
         let tf = ret.formula(&annotation[r.hier], &p.locals);
         if !valid(&annotation[r.state], &tf, &annotation[r.target])? {
             return Some(false);

@@ -51,6 +51,21 @@ impl Shared {
             hoare.check(pre, letter, &letters[letter], post)
         })
     }
+
+    /// The valuations of `preds` after `tf` from `pre` (all-SAT, at most `limit`, each check
+    /// within the per-query budget); `None` if undecided, beyond the limit, or stopped.
+    pub(crate) fn valuations(&mut self, pre: &Term, tf: &TransFormula, preds: &[Term], limit: usize) -> Option<Vec<Vec<bool>>> {
+        self.budget.stopped().is_none().then_some(())?;
+        self.checks += 1;
+        let ms = self.budget.next_ms();
+        self.hoare.solver().set_timeout_ms(ms);
+        refine::hoare::post_valuations(pre, tf, preds, limit, self.hoare.solver())
+    }
+
+    /// Whether `{pre} tf {post}` is valid for a formula that is no letter (not cached).
+    pub(crate) fn valid_formula(&mut self, pre: &Term, tf: &TransFormula, post: &Term) -> bool {
+        self.ask(|sh| refine::hoare::check_triple(pre, tf, post, sh.hoare.solver()))
+    }
 }
 
 /// What makes a predicate automaton rank-certified: a transition by one of the `saving`
@@ -173,7 +188,7 @@ impl PredicateDfa {
 
     /// Whether `{pre} tf {post}` is valid for a formula without letter (not cached).
     fn valid_formula(&self, pre: &Term, tf: &TransFormula, post: &Term) -> bool {
-        self.query(|sh| refine::hoare::check_triple(pre, tf, post, sh.hoare.solver()))
+        self.shared.borrow_mut().valid_formula(pre, tf, post)
     }
 
     /// The successor state: the sink if `valid` holds for `false`, else every predicate it holds for.

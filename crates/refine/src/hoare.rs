@@ -118,6 +118,37 @@ fn solve_triple(pre: &Term, tf: &TransFormula, post: &Term, solver: &mut dyn Sol
     }
 }
 
+/// The valuations of `preds` after `tf` that some execution from a `pre` state ends in, by
+/// enumerating models and blocking each valuation found (all-SAT): the Boolean abstraction
+/// of the strongest post. An empty list: no execution. `None` if the solver does not decide,
+/// a predicate has no Boolean value in a model, or there are more than `limit` valuations.
+pub fn post_valuations(pre: &Term, tf: &TransFormula, preds: &[Term], limit: usize, solver: &mut dyn Solver) -> Option<Vec<Vec<bool>>> {
+    let (pres, posts) = step_instances(std::slice::from_ref(pre), tf, preds);
+    solver.push();
+    solver.assert(&and(&[pres[0].clone(), tf.formula.clone()]));
+    let found = valuations(&posts, limit, solver);
+    solver.pop();
+    found
+}
+
+fn valuations(posts: &[Term], limit: usize, solver: &mut dyn Solver) -> Option<Vec<Vec<bool>>> {
+    let mut found = vec![];
+    loop {
+        match solver.check() {
+            SatResult::Unsat => return Some(found),
+            SatResult::Unknown(_) => return None,
+            SatResult::Sat if found.len() == limit => return None,
+            SatResult::Sat => {}
+        }
+        let model = solver.model(posts).ok()?;
+        let values: Vec<bool> =
+            posts.iter().map(|p| model.get(p).and_then(|v| (v.is_true() || v.is_false()).then(|| v.is_true()))).collect::<Option<_>>()?;
+        let literals: Vec<Term> = posts.iter().zip(&values).map(|(p, &b)| if b { p.clone() } else { not(p) }).collect();
+        solver.assert(&not(&and(&literals)));
+        found.push(values);
+    }
+}
+
 impl HoareChecker {
     /// A checker that asks `solver` what syntactic checks cannot settle.
     pub fn new(solver: Box<dyn Solver>) -> HoareChecker {
@@ -179,5 +210,20 @@ mod tests {
         assert_eq!(syntactic_check(&and2(&px, &py), &inc, &px), None);
         let blocked = Stmt::Assume(ff()).trans_formula();
         assert_eq!(syntactic_check(&px, &blocked, &ff()), Some(Validity::Valid));
+    }
+
+    #[test]
+    fn post_valuations_are_the_boolean_abstraction_of_the_strongest_post() {
+        let x = Term::var("x", Sort::Int);
+        let inc = Stmt::Assign(vec![(x.clone(), add(&[x.clone(), int(1)]))]).trans_formula();
+        let preds = [ge(&x, &int(1)), ge(&x, &int(6)), ge(&x, &int(0))];
+        let mut solver = smt::z3backend::Z3Solver::new();
+        let mut found = post_valuations(&ge(&x, &int(0)), &inc, &preds, 8, &mut solver).unwrap();
+        found.sort();
+        assert_eq!(found, vec![vec![true, false, true], vec![true, true, true]]);
+        assert_eq!(post_valuations(&ge(&x, &int(0)), &inc, &preds, 1, &mut solver), None, "beyond the limit");
+        let blocked = Stmt::Assume(ff()).trans_formula();
+        assert_eq!(post_valuations(&tt(), &blocked, &preds, 8, &mut solver), Some(vec![]));
+        assert_eq!(post_valuations(&tt(), &inc, &[], 8, &mut solver), Some(vec![vec![]]), "feasible, nothing to tell apart");
     }
 }

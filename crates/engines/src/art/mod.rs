@@ -23,24 +23,28 @@
 mod chain;
 mod tree;
 
-use crate::annotation::{self, Proof};
+use crate::annotation::Proof;
 use crate::automizer::Flat;
-use crate::cegar::{self, timed, Abstraction, NO_PROGRESS};
+use crate::cegar::{self, timed, Abstraction, Kind, NO_PROGRESS};
 use crate::interleaving::Interleaved;
+use crate::nested;
+use crate::predicate_dfa::Shared;
 use crate::sources::Session;
 use crate::strategy::{encode, Engine, Prepared, Task};
 use crate::{Config, Stats, Unknown, Verdict};
-use automata::Nfa;
+use automata::Nwa;
 use chain::{Chain, Item, LetterInfo, VarsOf};
-use ir::TransFormula;
+use ir::{ReturnLetter, TransFormula};
+use refine::nested::Nesting;
 use refine::portfolio::PathProgram;
 use refine::source::Infeasible;
 use refine::{check_scoped_trace, infeasible_core, Source, TraceCheck};
-use smt::build::{and, ff, or};
+use smt::build::{and, ff, not, or};
 use smt::subst::conjuncts;
 use smt::Term;
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, VecDeque};
-use tree::{Region, Tree};
+use tree::{and_of, subset, Region, Step, Tree};
 
 /// How the tree is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,16 +57,23 @@ pub struct ArtOptions {
     pub depth_first: bool,
     /// One precision for every state (otherwise one per state).
     pub global_precision: bool,
+    /// Boolean abstraction: a region is the disjunction of the valuations of the predicates
+    /// that the abstract post allows (otherwise Cartesian: the conjunction of those it implies).
+    pub boolean: bool,
 }
 
 impl Default for ArtOptions {
     fn default() -> Self {
-        ArtOptions { conditional: true, simplify: true, depth_first: false, global_precision: false }
+        ArtOptions { conditional: true, simplify: true, depth_first: false, global_precision: false, boolean: false }
     }
 }
 
 /// Beyond this many nodes the search gives up (the tree lives in memory).
 const MAX_NODES: usize = 2_000_000;
+
+/// Boolean abstraction enumerates at most this many valuations of a post; beyond, the post
+/// is Cartesian (weaker, so still sound).
+const MAX_VALUATIONS: usize = 32;
 
 /// The engine `art`.
 pub struct Art;
@@ -76,18 +87,21 @@ impl Engine for Art {
         "predicate abstraction over an abstract reachability tree, lazy refinement, conditional interpolation"
     }
 
-    fn not_applicable(&self, task: &Task, _: &Config) -> Option<String> {
-        matches!(task.prepared, Prepared::Nested(_)).then(|| "art: recursive programs are not supported".into())
+    fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
+        None
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+        let flat = || (HashMap::new(), BTreeSet::new());
         let built = match task.prepared {
             Prepared::Flat(cfg) => {
                 let encoded = encode(cfg, config);
-                Flat::new(cfg, &encoded).map(|a| explore(task.entry, &a, config, stats))
+                Flat::new(cfg, &encoded).map(|a| explore(task.entry, &a, flat(), config, stats))
             }
-            Prepared::Concurrent(tp) => Interleaved::new(tp, config, stats).map(|a| explore(task.entry, &a, config, stats)),
-            Prepared::Nested(_) => Err("recursive programs are not supported".into()),
+            Prepared::Concurrent(tp) => Interleaved::new(tp, config, stats).map(|a| explore(task.entry, &a, flat(), config, stats)),
+            Prepared::Nested(np) => {
+                nested::build(np, config).map(|p| explore(task.entry, &p, (p.returns.clone(), p.locals.clone()), config, stats))
+            }
         };
         built.unwrap_or_else(|e| (Verdict::unknown(format!("art: {e}")), None))
     }
@@ -117,6 +131,14 @@ impl Precision {
     }
 }
 
+/// An error path of the tree: its nodes, letters, their formulas and how they nest.
+struct Path<'p> {
+    nodes: &'p [usize],
+    word: &'p [usize],
+    trace: &'p [TransFormula],
+    nesting: Option<&'p Nesting>,
+}
+
 /// The predicates of an assertion: its conjuncts (`true` has none).
 fn predicates(t: &Term) -> Vec<Term> {
     if t.is_false() {
@@ -128,7 +150,9 @@ fn predicates(t: &Term) -> Vec<Term> {
 struct Explorer<'a> {
     entry: &'a str,
     a: &'a dyn Abstraction,
-    nfa: Nfa,
+    nwa: Nwa,
+    /// Every variable that is not global (for the regions after returns).
+    locals: BTreeSet<Term>,
     letters: Vec<LetterInfo>,
     /// The free variables of the predicates the chains look at.
     vars: VarsOf,
@@ -143,6 +167,9 @@ struct Explorer<'a> {
     pruned: HashMap<(usize, usize), usize>,
     /// Why the answer can be UNKNOWN at best (a location beyond the model's bounds).
     beyond: Option<Unknown>,
+    /// Under Boolean abstraction, the letter `skip` with which the solver compares regions
+    /// (`{b} skip {a}`: `b` implies `a`) that their predicates do not order.
+    skip: Option<usize>,
 }
 
 /// At most this many conditional interpolants per branch: a branch that needs more is a
@@ -151,11 +178,21 @@ struct Explorer<'a> {
 const MAX_CONDITIONAL_PER_BRANCH: usize = 2;
 
 /// Builds the tree of `a`'s program automaton until no node is left to expand, an error path
-/// is feasible, or the budget ends.
-fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    let Some((nfa, cfg)) = a.automaton() else { return (Verdict::unknown("art: nested words are not supported"), None) };
+/// is feasible, or the budget ends. `scopes`: the return letters and the local variables of
+/// nested words (empty for flat ones).
+fn explore(
+    entry: &str,
+    a: &dyn Abstraction,
+    scopes: (HashMap<usize, ReturnLetter>, BTreeSet<Term>),
+    config: &Config,
+    stats: &mut Stats,
+) -> (Verdict, Option<Proof>) {
+    let nwa = a.automaton();
+    let (returns, locals) = scopes;
     let letters: Vec<LetterInfo> = a.letters().iter().map(|l| LetterInfo::new(l.formula.clone(), &l.stmt)).collect();
-    let session = match Session::start(config, letters.iter().map(|l| l.formula.clone()).collect(), HashMap::new(), BTreeSet::new()) {
+    let skip = config.art.boolean.then_some(letters.len());
+    let formulas = letters.iter().map(|l| l.formula.clone()).chain(skip.map(|_| TransFormula::skip())).collect();
+    let session = match Session::start(config, formulas, returns, locals.clone()) {
         Ok(s) => s,
         Err(e) => return (Verdict::unknown(e), None),
     };
@@ -163,11 +200,12 @@ fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats)
         true => Precision::Global(BTreeSet::new()),
         false => Precision::PerState(HashMap::new(), BTreeSet::new()),
     };
-    let tree = Tree::new(nfa.initial);
+    let tree = Tree::new(nwa.initial);
     let mut x = Explorer {
         entry,
         a,
-        nfa,
+        nwa,
+        locals,
         letters,
         vars: VarsOf::default(),
         tree,
@@ -178,6 +216,7 @@ fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats)
         chains: HashMap::new(),
         pruned: HashMap::new(),
         beyond: None,
+        skip,
     };
     let verdict = x.search(stats);
     x.session.add_stats(&[], stats);
@@ -189,9 +228,8 @@ fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats)
     if !matches!(verdict, Verdict::Safe) {
         return (verdict, None);
     }
-    let inv: Vec<Term> =
-        x.tree.regions_by_state(cfg.locs.len()).iter().map(|rs| or(&rs.iter().map(|r| and_of(r)).collect::<Vec<_>>())).collect();
-    let proof = annotation::proof(entry, cfg, &inv, config.deadline, &config.solver);
+    let (reach, annotation) = x.tree.reach();
+    let proof = a.reach_proof(entry, &reach, &annotation, config);
     if proof.checked == Some(false) {
         // as for every engine, the answer comes from the construction (each triple valid)
         tracing::debug!("art: the invariant of the tree failed its check (a query may be undecided)");
@@ -199,8 +237,25 @@ fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats)
     (Verdict::Safe, Some(proof))
 }
 
-fn and_of(region: &Region) -> Term {
-    and(&region.iter().cloned().collect::<Vec<_>>())
+/// Whether region `a` is weaker than `b` ([`tree::Weaker`]); with a `skip` letter, the solver
+/// decides what the predicates do not.
+fn weaker(shared: &RefCell<Shared>, skip: Option<usize>) -> impl FnMut(&Region, &Region) -> bool + '_ {
+    move |a, b| subset(a, b) || skip.is_some_and(|k| shared.borrow_mut().valid(&and_of(b), k, &and_of(a)))
+}
+
+/// The region of the valuations `vals` of `preds` (Boolean abstraction): the literals every
+/// valuation agrees on, and the disjunction of the valuations of the other predicates unless
+/// it allows all of them.
+fn boolean_region(preds: &[Term], vals: &[Vec<bool>]) -> Region {
+    let literal = |i: usize, b: bool| if b { preds[i].clone() } else { not(&preds[i]) };
+    let (fixed, varying): (Vec<usize>, Vec<usize>) = (0..preds.len()).partition(|&i| vals.iter().all(|v| v[i] == vals[0][i]));
+    let mut region: Region = fixed.iter().map(|&i| literal(i, vals[0][i])).collect();
+    let cubes: BTreeSet<Vec<bool>> = vals.iter().map(|v| varying.iter().map(|&i| v[i]).collect()).collect();
+    if 1usize.checked_shl(varying.len() as u32).is_none_or(|all| cubes.len() < all) {
+        let cube = |c: &Vec<bool>| and(&varying.iter().zip(c).map(|(&i, &b)| literal(i, b)).collect::<Vec<_>>());
+        region.insert(or(&cubes.iter().map(cube).collect::<Vec<_>>()));
+    }
+    region
 }
 
 impl Explorer<'_> {
@@ -216,21 +271,21 @@ impl Explorer<'_> {
                 continue;
             }
             let state = self.tree.nodes[n].state;
-            if self.nfa.accepting[state] {
+            if self.nwa.accepting[state] {
                 if let Some(v) = self.at_error(n, stats) {
                     return v;
                 }
                 continue;
             }
-            if self.tree.try_cover(n) {
+            if self.tree.try_cover(n, &mut weaker(&self.session.shared, self.skip)) {
                 continue;
             }
-            if self.config.art.conditional && self.nfa.transitions[state].len() > 1 {
+            if self.config.art.conditional && self.successors(n).len() > 1 {
                 let started = std::time::Instant::now();
                 self.conditional(n, stats);
                 stats.time_conditional_ms += started.elapsed().as_millis();
                 // a stronger region may now be covered
-                if self.tree.try_cover(n) {
+                if self.tree.try_cover(n, &mut weaker(&self.session.shared, self.skip)) {
                     continue;
                 }
             }
@@ -239,24 +294,52 @@ impl Explorer<'_> {
         Verdict::Safe
     }
 
-    /// The region of the successor of `n` by `letter` at `state`, `None` if the letter is
-    /// infeasible from `n`'s region.
-    fn post(&mut self, n: usize, letter: usize, state: usize) -> Option<Region> {
+    /// The transitions of the automaton from `n` (`(letter, target, step)`): the internal
+    /// ones and the calls of its state, and the returns to its pending call.
+    fn successors(&self, n: usize) -> Vec<(usize, usize, Step)> {
+        let node = &self.tree.nodes[n];
+        let internal = self.nwa.internal[node.state].iter().map(|&(l, d)| (l, d, Step::Internal));
+        let calls = self.nwa.calls[node.state].iter().map(|&(l, d)| (l, d, Step::Call));
+        let returns = node.call.into_iter().flat_map(|(hier, call)| {
+            self.nwa.returns[node.state].iter().filter(move |r| r.0 == call).map(move |&(_, l, d)| (l, d, Step::Return { hier }))
+        });
+        internal.chain(calls).chain(returns).collect()
+    }
+
+    /// The region of the successor of `n` by `letter` (taken by `step`) at `state`, `None`
+    /// if the letter is infeasible from `n`'s region.
+    fn post(&mut self, n: usize, letter: usize, step: Step, state: usize) -> Option<Region> {
         let pre = and_of(&self.tree.nodes[n].region);
+        // a return's formula depends on the caller's region at the call: not a cached letter
+        let ret = match (step, &self.a.letters()[letter].kind) {
+            (Step::Return { hier }, Kind::Return(r)) => Some(r.formula(&and_of(&self.tree.nodes[hier].region), &self.locals)),
+            _ => None,
+        };
+        let holds = |sh: &mut Shared, post: &Term| match &ret {
+            Some(tf) => sh.valid_formula(&pre, tf, post),
+            None => sh.valid(&pre, letter, post),
+        };
         let mut shared = self.session.shared.borrow_mut();
-        if shared.valid(&pre, letter, &ff()) {
+        if holds(&mut shared, &ff()) {
             return None;
         }
-        Some(self.precision.at(state).iter().filter(|p| shared.valid(&pre, letter, p)).cloned().collect())
+        let preds = self.precision.at(state);
+        if self.config.art.boolean && !preds.is_empty() {
+            let preds: Vec<Term> = preds.iter().cloned().collect();
+            let tf = ret.as_ref().unwrap_or(&self.letters[letter].formula);
+            if let Some(vals) = shared.valuations(&pre, tf, &preds, MAX_VALUATIONS) {
+                return (!vals.is_empty()).then(|| boolean_region(&preds, &vals));
+            }
+        }
+        Some(preds.iter().filter(|p| holds(&mut shared, p)).cloned().collect())
     }
 
     fn expand(&mut self, n: usize, stats: &mut Stats) {
         self.tree.mark_expanded(n);
-        let state = self.tree.nodes[n].state;
-        for i in 0..self.nfa.transitions[state].len() {
-            let (letter, dst) = self.nfa.transitions[state][i];
-            if let Some(region) = timed(&mut stats.time_abstraction_ms, || self.post(n, letter, dst)) {
-                let child = self.tree.add(n, letter, dst, region);
+        for (letter, dst, step) in self.successors(n) {
+            if let Some(region) = timed(&mut stats.time_abstraction_ms, || self.post(n, letter, step, dst)) {
+                let call = self.tree.call_after(n, letter, step);
+                let child = self.tree.add(n, letter, dst, call, region);
                 self.work.push_back(child);
             }
         }
@@ -266,10 +349,11 @@ impl Explorer<'_> {
     fn at_error(&mut self, n: usize, stats: &mut Stats) -> Option<Verdict> {
         let (nodes, word) = self.tree.path(n);
         let trace: Vec<TransFormula> = word.iter().map(|&l| self.letters[l].formula.clone()).collect();
+        let nesting = self.a.nesting(&word);
         stats.trace_checks += 1;
         let refiner = &mut self.session.refiner;
         refiner.set_timeout_ms(self.session.budget.next_ms());
-        let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&trace, None, refiner.trace.as_mut()));
+        let check = timed(&mut stats.time_trace_check_ms, || check_scoped_trace(&trace, nesting.as_ref(), refiner.trace.as_mut()));
         let state = self.tree.nodes[n].state;
         match check {
             TraceCheck::Unknown(r) => Some(Verdict::unknown(self.session.budget.give_up(format!("trace check: {r}")))),
@@ -278,7 +362,7 @@ impl Explorer<'_> {
                     // a location beyond the model's bounds: no proof any more, but an error
                     // elsewhere may still be found
                     Verdict::Unknown(u) if self.a.set_aside(state) => {
-                        self.nfa.accepting[state] = false;
+                        self.nwa.accepting[state] = false;
                         self.beyond.get_or_insert(u);
                         self.work.push_back(n);
                         None
@@ -286,48 +370,49 @@ impl Explorer<'_> {
                     v => Some(v),
                 }
             }
-            TraceCheck::Infeasible { core } => self.refine(&nodes, &word, &trace, &core, stats).err(),
+            TraceCheck::Infeasible { core } => {
+                let path = Path { nodes: &nodes, word: &word, trace: &trace, nesting: nesting.as_ref() };
+                self.refine(&path, &core, stats).err()
+            }
         }
     }
 
     /// Adds the assertions of an infeasible error path to the precision and rebuilds the
     /// subtree of the first node whose region misses its assertion.
-    fn refine(
-        &mut self,
-        nodes: &[usize],
-        word: &[usize],
-        trace: &[TransFormula],
-        core: &BTreeSet<usize>,
-        stats: &mut Stats,
-    ) -> Result<(), Verdict> {
+    fn refine(&mut self, path: &Path, core: &BTreeSet<usize>, stats: &mut Stats) -> Result<(), Verdict> {
         stats.iterations += 1;
+        let Path { nodes, word, trace, nesting } = *path;
         let states: Vec<usize> = nodes.iter().map(|&m| self.tree.nodes[m].state).collect();
-        let path = PathProgram { letters: word, locs: &states };
+        // the sources' path programs are flat
+        let program = nesting.is_none().then_some(PathProgram { letters: word, locs: &states });
         let started = std::time::Instant::now();
-        let sequences = self.session.refiner.sequences(&Infeasible { trace, core }, Some(&path), None, stats);
+        let sequences = self.session.refiner.sequences(&Infeasible { trace, core }, program.as_ref(), nesting, stats);
         stats.time_sequence_ms += started.elapsed().as_millis();
         let sequences = sequences.map_err(|e| Verdict::unknown(self.session.budget.give_up(format!("refinement failed: {e}"))))?;
         let mut pivot = nodes.len() - 1;
+        let shared = self.session.shared.clone();
+        let mut weaker = weaker(&shared, self.skip);
         for seq in &sequences {
             for (i, (&m, assertion)) in nodes.iter().zip(&seq.preds).enumerate().skip(1) {
                 let preds = predicates(assertion);
                 self.precision.add(states[i], &preds);
-                if !preds.iter().all(|p| self.tree.nodes[m].region.contains(p)) {
+                if !preds.iter().all(|p| weaker(&Region::from([p.clone()]), &self.tree.nodes[m].region)) {
                     pivot = pivot.min(i);
                 }
             }
         }
-        let Some((parent, letter)) = self.tree.nodes[nodes[pivot]].parent else {
+        let Some((parent, letter, step)) = self.tree.step_to(nodes[pivot]) else {
             return Err(Verdict::unknown(NO_PROGRESS));
         };
+        let call = self.tree.nodes[nodes[pivot]].call;
         let old = std::mem::take(&mut self.tree.nodes[nodes[pivot]].region);
         let uncovered = self.tree.remove_subtree(nodes[pivot]);
         self.work.extend(uncovered);
-        if let Some(region) = self.post(parent, letter, states[pivot]) {
+        if let Some(region) = self.post(parent, letter, step, states[pivot]) {
             if region == old {
                 return Err(Verdict::unknown(self.session.budget.give_up(NO_PROGRESS)));
             }
-            let child = self.tree.add(parent, letter, states[pivot], region);
+            let child = self.tree.add(parent, letter, states[pivot], call, region);
             self.work.push_back(child);
         }
         Ok(())
@@ -338,12 +423,16 @@ impl Explorer<'_> {
     fn conditional(&mut self, n: usize, stats: &mut Stats) {
         let state = self.tree.nodes[n].state;
         let mut path = None;
-        for (letter, _) in self.nfa.transitions[state].clone() {
+        for (letter, _) in self.nwa.internal[state].clone() {
             let done = self.pruned.get(&(state, letter)).copied().unwrap_or(0);
             if !self.letters[letter].guard || done >= MAX_CONDITIONAL_PER_BRANCH || self.post_is_empty(n, letter) {
                 continue;
             }
             let (nodes, word) = path.get_or_insert_with(|| self.tree.path(n));
+            if word.iter().any(|&l| !matches!(self.a.letters()[l].kind, Kind::Internal)) {
+                // chains are flat: a path through calls has scopes they do not model
+                return;
+            }
             let facts: Vec<&Region> = nodes.iter().map(|&m| &self.tree.nodes[m].region).collect();
             // what is checked is decided on the simplified chain, whichever chain is checked
             let simplified = chain::chain(&facts, word, letter, &self.letters, true, &mut self.vars);
@@ -372,7 +461,7 @@ impl Explorer<'_> {
                 let Some(k) = position else { continue };
                 let assertion = predicates(&preds[*k]);
                 self.precision.add(self.tree.nodes[m].state, &assertion);
-                let uncovered = self.tree.strengthen(m, assertion);
+                let uncovered = self.tree.strengthen(m, assertion, &mut weaker(&self.session.shared, self.skip));
                 self.work.extend(uncovered);
             }
         }
@@ -405,5 +494,22 @@ impl Explorer<'_> {
         };
         self.chains.insert(chain.items.clone(), found.clone());
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::build::{int, le};
+    use smt::Sort;
+
+    #[test]
+    fn a_boolean_region_fixes_what_every_valuation_agrees_on_and_lists_the_rest() {
+        let p: Vec<Term> = (0..3).map(|k| le(&Term::var("x", Sort::Int), &int(k))).collect();
+        let region = boolean_region(&p, &[vec![true, false, true], vec![false, true, true]]);
+        let both = or(&[and(&[not(&p[0]), p[1].clone()]), and(&[p[0].clone(), not(&p[1])])]);
+        assert_eq!(region, Region::from([p[2].clone(), both]));
+        let all = [vec![true, true, false], vec![true, false, false], vec![false, true, false], vec![false, false, false]];
+        assert_eq!(boolean_region(&p, &all), Region::from([not(&p[2])]), "every valuation of x <= 0 and x <= 1: no disjunction");
     }
 }
