@@ -120,6 +120,30 @@ fn timeout_gives_unknown() {
 }
 
 #[test]
+fn a_short_limit_armed_while_a_long_one_runs_is_kept() {
+    // The watchdog sleeps until the earliest limit it knows: a later, shorter one must wake it.
+    let hard = || {
+        let mut s = Z3Solver::new();
+        let z = Term::var("z", Sort::Int);
+        let cube = |v: &Term| mul(&[v.clone(), v.clone(), v.clone()]);
+        s.assert(&eq(&add(&[cube(&x()), cube(&y()), cube(&z)]), &int(33)));
+        s
+    };
+    let long = std::thread::spawn(move || {
+        let mut s = hard();
+        s.set_timeout_ms(3_000);
+        s.check()
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    let mut s = hard();
+    s.set_timeout_ms(200);
+    let start = Instant::now();
+    assert!(matches!(s.check(), SatResult::Unknown(_)));
+    assert!(start.elapsed() < Duration::from_millis(1_500), "{:?}", start.elapsed());
+    assert!(matches!(long.join().unwrap(), SatResult::Unknown(_)));
+}
+
+#[test]
 fn a_raised_cancellation_flag_interrupts_a_query_in_flight() {
     let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let raiser = {
