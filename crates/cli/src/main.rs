@@ -54,16 +54,17 @@ struct Cli {
     timeout: f64,
 
     /// The engines to run, in order, each with its share of the time left:
-    /// `NAME[:PERCENT%[:MAXs]]`, comma-separated; the first TRUE or FALSE decides. Engines:
-    /// `cells` (the array cell abstraction proved by Horn solving, then Houdini over range
-    /// templates; only proves), `horn` (Horn clauses of the program solved by Z3's Spacer,
-    /// in-process; only proves), `automizer` (trace abstraction on flat or nested words),
-    /// `art` (predicate abstraction over an abstract reachability tree with lazy refinement
-    /// and conditional interpolation; call-free and concurrent programs), `buchi`
-    /// (termination: lassos, ranking functions, nontermination arguments). An engine
-    /// without a share gets all the time left. Default: `cells:33.3%,horn:12.5%:10s,automizer`,
-    /// and `buchi` for `--property termination`; engines that decide the other question are
-    /// skipped.
+    /// `NAME[@KIND][:PERCENT%[:MAXs]]`, comma-separated; the first TRUE or FALSE decides.
+    /// Engines: `cells` (the array cell abstraction proved by Horn solving, then Houdini over
+    /// range templates; only proves), `horn` (Horn clauses of the program solved by Z3's
+    /// Spacer, in-process; only proves), `automizer` (trace abstraction on flat or nested
+    /// words), `art` (predicate abstraction over an abstract reachability tree with lazy
+    /// refinement and conditional interpolation), `bmc` (bounded model checking of the
+    /// program automaton; only refutes; no recursion), `buchi` (termination: lassos, ranking
+    /// functions, nontermination arguments). An engine without a share gets all the time
+    /// left; one with a kind (`flat`, `recursive`, `threads`) runs only on programs of that
+    /// kind. Default: `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer`, and `buchi` for
+    /// `--property termination`; engines that decide the other question are skipped.
     #[arg(long, value_name = "STRATEGY")]
     engine: Option<Strategy>,
 

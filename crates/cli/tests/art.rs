@@ -107,3 +107,13 @@ fn boolean_abstraction_proves_and_refutes_what_cartesian_does() {
     let out = art(&own("deep-bug.bpl"), &args);
     assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("deep-bug.bpl:9:3"), "{out}");
 }
+
+#[test]
+fn the_default_strategy_runs_the_tree_first_on_programs_with_threads_only() {
+    let args = ["--timeout", "30", "--jobs", "1", "--stats"];
+    let out = output(&own("conc-atomic-increment.c"), &args);
+    assert!(out.starts_with("TRUE\n") && out.contains("strategy: \"cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer\""), "{out}");
+    assert!(out.contains("engine: \"art\""), "{out}");
+    let out = output(&own("lecture-p-flag.c"), &args);
+    assert!(out.starts_with("TRUE\n") && !out.contains("engine: \"art\""), "{out}");
+}

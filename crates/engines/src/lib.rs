@@ -4,6 +4,7 @@
 pub mod annotation;
 mod art;
 pub mod automizer;
+mod bmc;
 mod buchi;
 mod budget;
 mod cegar;

@@ -92,9 +92,9 @@ mod tests {
     #[test]
     fn the_last_engine_gets_a_lane_of_its_own() {
         let s = Strategy::default();
-        assert_eq!(names(&lanes(&s, 2)), ["automizer", "cells:33.3%,horn:12.5%:10s"]);
-        assert_eq!(names(&lanes(&s, 3)), ["automizer", "cells:33.3%", "horn:12.5%:10s"]);
-        assert_eq!(names(&lanes(&s, 8)), ["automizer", "cells:33.3%", "horn:12.5%:10s"]);
+        assert_eq!(names(&lanes(&s, 2)), ["automizer", "cells:33.3%,horn:12.5%:10s,art@threads:50%"]);
+        assert_eq!(names(&lanes(&s, 3)), ["automizer", "cells:33.3%,art@threads:50%", "horn:12.5%:10s"]);
+        assert_eq!(names(&lanes(&s, 8)), ["automizer", "cells:33.3%", "horn:12.5%:10s", "art@threads:50%"]);
         let one: Strategy = "automizer".parse().expect("parses");
         assert_eq!(names(&lanes(&one, 4)), ["automizer"]);
     }

@@ -237,7 +237,7 @@ impl Engine for Termination {
 }
 
 /// Every engine, by name.
-pub const ENGINES: [&dyn Engine; 5] = [&CellAbstraction, &Horn, &TraceAbstraction, &crate::art::Art, &Termination];
+pub const ENGINES: [&dyn Engine; 6] = [&CellAbstraction, &Horn, &TraceAbstraction, &crate::art::Art, &crate::bmc::Bmc, &Termination];
 
 /// How much of the time left an engine of a strategy gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -270,11 +270,44 @@ impl Share {
     }
 }
 
-/// An engine of a strategy with its share of the time.
+/// The programs a step of a strategy is for (`NAME@KIND`): one kind of prepared task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Call-free after inlining.
+    Flat,
+    /// With recursion.
+    Recursive,
+    /// Starting threads.
+    Threads,
+}
+
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Flat, Kind::Recursive, Kind::Threads];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Flat => "flat",
+            Kind::Recursive => "recursive",
+            Kind::Threads => "threads",
+        }
+    }
+
+    fn of(task: &Task) -> Kind {
+        match task.prepared {
+            Prepared::Flat(_) => Kind::Flat,
+            Prepared::Nested(_) => Kind::Recursive,
+            Prepared::Concurrent(_) => Kind::Threads,
+        }
+    }
+}
+
+/// An engine of a strategy with its share of the time, and the kind of program it is for
+/// (`None`: every kind).
 #[derive(Clone, Copy)]
 pub struct Step {
     pub engine: &'static dyn Engine,
     pub share: Share,
+    pub only: Option<Kind>,
 }
 
 /// The engines a run tries, in order, each with its share of the time left; the first TRUE or
@@ -291,12 +324,15 @@ impl fmt::Debug for Strategy {
 impl Default for Strategy {
     /// The array cell abstraction with a third of the time, Horn solving of the program with an
     /// eighth (at most 10 s: it proves what it proves within about a second on the corpora, and
-    /// trace abstraction needs the rest), then trace abstraction.
+    /// trace abstraction needs the rest), for programs with threads the abstract reachability
+    /// tree with half (the two decide different tasks: together more than either), then trace
+    /// abstraction.
     fn default() -> Self {
         Strategy(vec![
-            Step { engine: &CellAbstraction, share: Share { fraction: 1.0 / 3.0, max: None } },
-            Step { engine: &Horn, share: Share { fraction: 1.0 / 8.0, max: Some(Duration::from_secs(10)) } },
-            Step { engine: &TraceAbstraction, share: Share::REST },
+            Step { engine: &CellAbstraction, share: Share { fraction: 1.0 / 3.0, max: None }, only: None },
+            Step { engine: &Horn, share: Share { fraction: 1.0 / 8.0, max: Some(Duration::from_secs(10)) }, only: None },
+            Step { engine: &crate::art::Art, share: Share { fraction: 0.5, max: None }, only: Some(Kind::Threads) },
+            Step { engine: &TraceAbstraction, share: Share::REST, only: None },
         ])
     }
 }
@@ -304,7 +340,7 @@ impl Default for Strategy {
 impl Strategy {
     /// The default strategy for termination: the Büchi engine with all the time.
     pub fn termination() -> Strategy {
-        Strategy(vec![Step { engine: &Termination, share: Share::REST }])
+        Strategy(vec![Step { engine: &Termination, share: Share::REST, only: None }])
     }
 
     /// The strategy without the engine `name`.
@@ -331,6 +367,10 @@ impl Strategy {
             if step.engine.decides_termination() != config.termination {
                 let question = if config.termination { "safety, not termination" } else { "termination only" };
                 skipped.push(format!("{}: decides {question}", step.engine.name()));
+                continue;
+            }
+            if let Some(kind) = step.only.filter(|&k| k != Kind::of(task)) {
+                skipped.push(format!("{}: only for {} programs in this strategy", step.engine.name(), kind.name()));
                 continue;
             }
             if let Some(why) = step.engine.not_applicable(task, config) {
@@ -364,6 +404,9 @@ impl fmt::Display for Strategy {
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.engine.name())?;
+        if let Some(kind) = self.only {
+            write!(f, "@{}", kind.name())?;
+        }
         if self.share != Share::REST {
             write!(f, ":{}%", (self.share.fraction * 1000.0).round() / 10.0)?;
         }
@@ -377,14 +420,27 @@ impl fmt::Display for Step {
 impl FromStr for Strategy {
     type Err = String;
 
-    /// `NAME[:PERCENT%[:MAXs]]` separated by commas: `cells:33.3%,horn:12.5%:10s,automizer`.
-    /// An engine without a share gets all the time left.
+    /// `NAME[@KIND][:PERCENT%[:MAXs]]` separated by commas:
+    /// `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer`. An engine without a share gets
+    /// all the time left; one with a kind (`flat`, `recursive`, `threads`) runs only on
+    /// programs of that kind.
     fn from_str(s: &str) -> Result<Strategy, String> {
         let names = || ENGINES.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ");
         let mut steps = vec![];
         for item in s.split(',').map(str::trim) {
             let mut parts = item.split(':');
-            let name = parts.next().unwrap_or("");
+            let head = parts.next().unwrap_or("");
+            let (name, only) = match head.split_once('@') {
+                None => (head, None),
+                Some((name, kind)) => {
+                    let kinds = || Kind::ALL.map(Kind::name).join(", ");
+                    let kind = Kind::ALL
+                        .into_iter()
+                        .find(|k| k.name() == kind)
+                        .ok_or_else(|| format!("unknown kind `{kind}` (expected {})", kinds()))?;
+                    (name, Some(kind))
+                }
+            };
             let engine =
                 *ENGINES.iter().find(|e| e.name() == name).ok_or_else(|| format!("unknown engine `{name}` (expected {})", names()))?;
             let mut share = Share::REST;
@@ -404,7 +460,7 @@ impl FromStr for Strategy {
             if let Some(extra) = parts.next() {
                 return Err(format!("`{item}`: unexpected `:{extra}`"));
             }
-            steps.push(Step { engine, share });
+            steps.push(Step { engine, share, only });
         }
         Ok(Strategy(steps))
     }
@@ -417,7 +473,7 @@ mod tests {
     #[test]
     fn the_default_strategy_reads_back() {
         let text = Strategy::default().to_string();
-        assert_eq!(text, "cells:33.3%,horn:12.5%:10s,automizer");
+        assert_eq!(text, "cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer");
         let back: Strategy = text.parse().expect("parses");
         assert_eq!(back.to_string(), text);
         assert_eq!(back.0[1].share, Share { fraction: 0.125, max: Some(Duration::from_secs(10)) });
@@ -433,7 +489,8 @@ mod tests {
     #[test]
     fn bad_strategies_are_rejected_with_the_reason() {
         let err = |s: &str| s.parse::<Strategy>().expect_err("rejected");
-        assert!(err("bmc").contains("unknown engine `bmc`"));
+        assert!(err("cbmc").contains("unknown engine `cbmc`"));
+        assert!(err("art@loops").contains("unknown kind `loops`"));
         assert!(err("horn:0%").contains("more than 0%"));
         assert!(err("horn:ten").contains("expected a share"));
         assert!(err("horn:10%:5").contains("expected a time"));

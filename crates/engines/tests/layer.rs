@@ -119,8 +119,8 @@ fn the_first_answer_of_a_portfolio_cancels_the_others() {
     // The stubborn engine is the strategy's last: it runs on a lane of its own with all the
     // time, and only the cancellation ends it.
     let strategy = Strategy(vec![
-        Step { engine: &engines::strategy::TraceAbstraction, share: Share { fraction: 0.5, max: None } },
-        Step { engine: &Stubborn, share: Share::REST },
+        Step { engine: &engines::strategy::TraceAbstraction, share: Share { fraction: 0.5, max: None }, only: None },
+        Step { engine: &Stubborn, share: Share::REST, only: None },
     ]);
     let config = Config { strategy, ..config("automizer", 2) };
     let started = Instant::now();

@@ -156,6 +156,8 @@ pub struct Stats {
     pub interleaved_transitions: usize,
     /// The engine `art`: nodes of the abstract reachability tree created.
     pub art_nodes: usize,
+    /// Bounded model checking: the depth (letters) the unrolling reached.
+    pub bmc_depth: usize,
     /// Conditional interpolation: guards checked against their path, how many of them the
     /// chain cache answered, and how many gave an interpolant (pruned the branch).
     pub conditional_checks: usize,
@@ -204,6 +206,7 @@ impl Stats {
         self.interleaved_states += o.interleaved_states;
         self.interleaved_transitions += o.interleaved_transitions;
         self.art_nodes += o.art_nodes;
+        self.bmc_depth = self.bmc_depth.max(o.bmc_depth);
         self.conditional_checks += o.conditional_checks;
         self.conditional_cache_hits += o.conditional_cache_hits;
         self.conditional_interpolants += o.conditional_interpolants;

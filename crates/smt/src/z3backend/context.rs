@@ -33,6 +33,8 @@ pub(crate) struct Z3Ctx {
     pub(super) names: HashMap<String, Owner>,
     /// The declaration kind of uninterpreted symbols in this libz3 (asked, not assumed).
     pub(super) uninterpreted: c_uint,
+    /// The solver of [`Z3Ctx::check_sat`], made once.
+    pub(super) checker: Option<Owned<ffi::Z3_solver>>,
 }
 
 /// A C string for Z3 (interior NULs replaced, since Z3 cannot take them).
@@ -75,6 +77,7 @@ impl Z3Ctx {
             funcs: HashMap::new(),
             names: HashMap::new(),
             uninterpreted: ffi::op::UNINTERPRETED_4_8_12,
+            checker: None,
         };
         let probe = cx.sort(&Sort::Bool).and_then(|b| {
             // SAFETY: live sort; the constant's declaration lives as long as the constant.

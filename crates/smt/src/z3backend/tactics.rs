@@ -55,19 +55,33 @@ impl Z3Ctx {
         }
     }
 
-    /// Checks satisfiability of `t` with a fresh Z3 solver in this context.
+    /// Checks satisfiability of `t` in a scope of this context's own solver. The solver is made
+    /// once: making a Z3 solver reads Z3's parameters through process-wide tables (milliseconds
+    /// of CPU per solver, and a lock the threads of a portfolio share).
     pub(crate) fn check_sat(&mut self, t: &Term, timeout_ms: u64) -> Res<SatResult> {
         if t.sort != Sort::Bool {
             return Err(unsupported("satisfiability of a non-Boolean term"));
         }
         let f = self.encode(t)?;
         let c = self.c();
+        let s = match self.checker.take() {
+            Some(s) => s,
+            // SAFETY: live context.
+            None => self.own(unsafe { ffi::Z3_mk_solver(c) }, "solver")?,
+        };
         // SAFETY: all objects are live and of this context.
-        unsafe {
-            let s = self.own(ffi::Z3_mk_solver(c), "solver")?;
+        let r = unsafe {
+            ffi::Z3_solver_push(c, s.p);
             ffi::Z3_solver_assert(c, s.p, f.p);
             self.check_ok("assert")?;
-            Ok(self.solver_check(&s, timeout_ms))
+            let r = self.solver_check(&s, timeout_ms);
+            ffi::Z3_solver_pop(c, s.p, 1);
+            r
+        };
+        // a solver that reported an error is not used again
+        if self.check_ok("pop").is_ok() {
+            self.checker = Some(s);
         }
+        Ok(r)
     }
 }
