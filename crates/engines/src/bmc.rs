@@ -169,7 +169,12 @@ fn errors_at(
         match solver.check() {
             SatResult::Unsat => return None,
             SatResult::Unknown(why) => {
-                let why = stopped(config).map_or_else(|| format!("the solver gave up ({why})"), String::from);
+                // the check's limit is the time left: an interrupted check is the run's timeout
+                let why = match stopped(config) {
+                    Some(s) => s.to_string(),
+                    None if why == "canceled" => "timeout".to_string(),
+                    None => format!("the solver gave up ({why})"),
+                };
                 return Some(unconfirmed.take().map_or_else(|| Verdict::unknown(no_error_within(&why, k)), Verdict::Unknown));
             }
             SatResult::Sat => {}
