@@ -10,10 +10,9 @@
 //! without an error it ends UNKNOWN with the depth it reached.
 
 use crate::annotation::Proof;
-use crate::automizer::Flat;
+use crate::budget::QueryBudget;
 use crate::cegar::{self, Abstraction};
-use crate::interleaving::Interleaved;
-use crate::strategy::{encode, Engine, Prepared, Task};
+use crate::strategy::{on_automaton, Engine, Prepared, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use ir::{TransFormula, ViolationKind};
 use refine::ssa::{mentioned_vars, rename_step};
@@ -40,11 +39,7 @@ impl Engine for Bmc {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        let verdict = match task.prepared {
-            Prepared::Flat(cfg) => Flat::new(cfg, &encode(cfg, config)).map(|a| unroll(task.entry, &a, config, stats)),
-            Prepared::Concurrent(tp) => Interleaved::new(tp, config, stats).map(|a| unroll(task.entry, &a, config, stats)),
-            Prepared::Nested(_) => Err("recursive programs are not supported".into()),
-        };
+        let verdict = on_automaton(task, config, stats, |a, _, stats| unroll(task.entry, a, config, stats));
         (verdict.unwrap_or_else(|e| Verdict::unknown(format!("bmc: {e}"))), None)
     }
 }
@@ -140,13 +135,7 @@ fn no_error_within(why: &str, k: usize) -> String {
 
 /// Why the run must stop now, if it must.
 fn stopped(config: &Config) -> Option<&'static str> {
-    if config.deadline.is_some_and(|d| Instant::now() >= d) {
-        Some("timeout")
-    } else if config.cancel.is_cancelled() {
-        Some("canceled")
-    } else {
-        None
-    }
+    QueryBudget::of(config).stopped()
 }
 
 /// Asks for an error at the last frame: the verdict if the search ends (a confirmed FALSE, or

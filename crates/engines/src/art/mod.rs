@@ -2,11 +2,13 @@
 //! refinement by reachability interpolants and, optionally, conditional interpolation.
 //!
 //! The tree unwinds the program automaton that trace abstraction refines (one call-free CFG,
-//! or the product of the threads of a concurrent program, with its partial-order reduction):
-//! a node is a state of it with a region, the conjunction of the predicates of the state's
-//! precision that the parent's region and the letter imply (Cartesian abstraction). Large
-//! blocks decide where the abstraction happens: at every block end, so at loop heads and
-//! wherever another thread may interfere (`--no-large-blocks`: after every statement).
+//! the product of the threads of a concurrent program with its partial-order reduction, or
+//! the nested word automaton of a recursive program, with a call stack per node): a node is a
+//! state of it with a region, the conjunction of the predicates of the state's precision that
+//! the parent's region and the letter imply (Cartesian abstraction; Boolean abstraction keeps
+//! the disjunction of their valuations instead). Large blocks decide where the abstraction
+//! happens: at every block end, so at loop heads and wherever another thread may interfere
+//! (`--no-large-blocks`: after every statement).
 //!
 //! A node at an error state gives its path: a feasible path is a counterexample, an
 //! infeasible one an assertion sequence (`--refinement`) whose predicates join the precision
@@ -18,23 +20,21 @@
 //! parent's, which a region that another node's covering relies on needs.
 //!
 //! When no node is left to expand, the disjunction of the expanded nodes' regions at each
-//! state is an inductive invariant ([`tree`]): it is checked like every other proof.
+//! state is an inductive invariant ([`tree`]): it is checked like every other proof (for
+//! recursion, the tree's steps and returns are checked instead).
 
 mod chain;
 mod tree;
 
 use crate::annotation::Proof;
-use crate::automizer::Flat;
 use crate::cegar::{self, timed, Abstraction, Kind, NO_PROGRESS};
-use crate::interleaving::Interleaved;
-use crate::nested;
 use crate::predicate_dfa::Shared;
 use crate::sources::Session;
-use crate::strategy::{encode, Engine, Prepared, Task};
+use crate::strategy::{on_automaton, Engine, Scopes, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use automata::Nwa;
 use chain::{Chain, Item, LetterInfo, VarsOf};
-use ir::{ReturnLetter, TransFormula};
+use ir::TransFormula;
 use refine::nested::Nesting;
 use refine::portfolio::PathProgram;
 use refine::source::Infeasible;
@@ -92,18 +92,8 @@ impl Engine for Art {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        let flat = || (HashMap::new(), BTreeSet::new());
-        let built = match task.prepared {
-            Prepared::Flat(cfg) => {
-                let encoded = encode(cfg, config);
-                Flat::new(cfg, &encoded).map(|a| explore(task.entry, &a, flat(), config, stats))
-            }
-            Prepared::Concurrent(tp) => Interleaved::new(tp, config, stats).map(|a| explore(task.entry, &a, flat(), config, stats)),
-            Prepared::Nested(np) => {
-                nested::build(np, config).map(|p| explore(task.entry, &p, (p.returns.clone(), p.locals.clone()), config, stats))
-            }
-        };
-        built.unwrap_or_else(|e| (Verdict::unknown(format!("art: {e}")), None))
+        on_automaton(task, config, stats, |a, scopes, stats| explore(task.entry, a, scopes, config, stats))
+            .unwrap_or_else(|e| (Verdict::unknown(format!("art: {e}")), None))
     }
 }
 
@@ -183,7 +173,7 @@ const MAX_CONDITIONAL_PER_BRANCH: usize = 2;
 fn explore(
     entry: &str,
     a: &dyn Abstraction,
-    scopes: (HashMap<usize, ReturnLetter>, BTreeSet<Term>),
+    scopes: Scopes,
     config: &Config,
     stats: &mut Stats,
 ) -> (Verdict, Option<Proof>) {

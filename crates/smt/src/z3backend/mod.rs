@@ -1,8 +1,8 @@
 //! Z3 backend: translation of terms to Z3 ASTs and back, and [`Z3Solver`], an incremental
 //! solver behind the [`Solver`](crate::solver::Solver) trait.
 //!
-//! Every [`Z3Solver`] owns its own Z3 context, so solvers on different threads never share Z3
-//! state. Z3 errors are reported as [`SolverError`]s (the C error handler is disabled, every
+//! The solvers and one-shot queries of a thread share one Z3 context (`thread_ctx`), and a
+//! solver stays on the thread that made it, so threads never share Z3 state. Z3 errors are reported as [`SolverError`]s (the C error handler is disabled, every
 //! call is checked), never as panics.
 
 mod context;

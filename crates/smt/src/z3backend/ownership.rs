@@ -105,6 +105,11 @@ impl<T: RefCounted> Owned<T> {
         unsafe { T::inc_ref(ctx.0, p) };
         Owned { ctx: ctx.clone(), p }
     }
+
+    /// The context the object lives in.
+    pub(super) fn ctx(&self) -> ffi::Z3_context {
+        self.ctx.0
+    }
 }
 
 impl<T: RefCounted> Clone for Owned<T> {

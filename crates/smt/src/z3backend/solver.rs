@@ -2,6 +2,7 @@
 //! deadline.
 
 use super::context::{read_str, Owner, Z3Ctx};
+use super::thread_ctx::thread_ctx;
 use super::ownership::Owned;
 use super::watchdog::with_deadline;
 use super::{unsupported, Res};
@@ -9,9 +10,16 @@ use crate::solver::{Model, SatResult, Solver, SolverError};
 use crate::sort::Sort;
 use crate::term::Term;
 use crate::z3ffi as ffi;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::os::raw::c_uint;
+use std::rc::Rc;
 use std::time::Instant;
+
+/// A solver method called while its thread's context is in use (by a caller up the stack).
+fn busy() -> SolverError {
+    SolverError::Failure("the thread's Z3 context is in use".into())
+}
 
 impl Z3Ctx {
     /// Checks the solver `s`, interrupting it after `timeout_ms` (0: no limit).
@@ -42,13 +50,14 @@ fn has_uninterpreted(s: &Sort) -> bool {
 
 /// The parts of a solver that exist once Z3 gave us a context.
 struct Inner {
-    cx: Z3Ctx,
+    /// The thread's context, shared with its other solvers and one-shot queries.
+    cx: Rc<RefCell<Z3Ctx>>,
     solver: Owned<ffi::Z3_solver>,
     /// AST id of a tracking constant -> (the constant, the user's name).
     trackers: HashMap<c_uint, (Owned<ffi::Z3_ast>, String)>,
 }
 
-/// An incremental Z3 solver with its own Z3 context.
+/// An incremental Z3 solver in its thread's Z3 context (so it stays on that thread).
 pub struct Z3Solver {
     inner: Result<Inner, String>,
     timeout_ms: u64,
@@ -59,11 +68,6 @@ pub struct Z3Solver {
     stats: crate::solver::SolverStats,
 }
 
-// SAFETY: a Z3 context may be used from any thread as long as it is not used concurrently.
-// All objects of this solver's context (including every `Rc<RawCtx>` clone) are owned by the
-// solver and never handed out, so moving the solver moves all of them together.
-unsafe impl Send for Z3Solver {}
-
 impl Default for Z3Solver {
     fn default() -> Self {
         Z3Solver::new()
@@ -71,11 +75,14 @@ impl Default for Z3Solver {
 }
 
 impl Z3Solver {
-    /// A new solver with its own Z3 context and no timeout.
+    /// A new solver in this thread's Z3 context, without a timeout.
     pub fn new() -> Z3Solver {
-        let inner = Z3Ctx::new().and_then(|cx| {
-            // SAFETY: live context.
-            let s = cx.own(unsafe { ffi::Z3_mk_solver(cx.c()) }, "solver")?;
+        let inner = thread_ctx().and_then(|cx| {
+            let s = {
+                let c = cx.try_borrow().map_err(|_| busy())?;
+                // SAFETY: live context.
+                c.own(unsafe { ffi::Z3_mk_solver(c.c()) }, "solver")?
+            };
             Ok(Inner { cx, solver: s, trackers: HashMap::new() })
         });
         Z3Solver {
@@ -99,19 +106,20 @@ impl Z3Solver {
                 return Err(unsupported(format!("asserting non-Boolean term {t}")));
             }
             let inner = self.inner()?;
-            let a = inner.cx.encode(t)?;
-            let c = inner.cx.c();
+            let mut cx = inner.cx.try_borrow_mut().map_err(|_| busy())?;
+            let a = cx.encode(t)?;
+            let c = cx.c();
             match name {
                 None => {
                     // SAFETY: live solver and AST.
                     unsafe { ffi::Z3_solver_assert(c, inner.solver.p, a.p) };
                 }
                 Some(n) => {
-                    let tn = inner.cx.unique_name(&format!("track!{n}"), Owner::Internal);
-                    let sort = inner.cx.sort(&Sort::Bool)?;
-                    let sym = inner.cx.symbol(&tn)?;
+                    let tn = cx.unique_name(&format!("track!{n}"), Owner::Internal);
+                    let sort = cx.sort(&Sort::Bool)?;
+                    let sym = cx.symbol(&tn)?;
                     // SAFETY: live sort.
-                    let p = inner.cx.ast(unsafe { ffi::Z3_mk_const(c, sym, sort.p) }, "tracker")?;
+                    let p = cx.ast(unsafe { ffi::Z3_mk_const(c, sym, sort.p) }, "tracker")?;
                     // SAFETY: live solver, AST and tracker.
                     unsafe { ffi::Z3_solver_assert_and_track(c, inner.solver.p, a.p, p.p) };
                     // SAFETY: live AST.
@@ -119,7 +127,7 @@ impl Z3Solver {
                     inner.trackers.insert(id, (p, n.to_string()));
                 }
             }
-            inner.cx.check_ok("assert")
+            cx.check_ok("assert")
         })();
         if let Err(e) = r {
             tracing::debug!("z3: assertion dropped: {e}");
@@ -138,7 +146,7 @@ impl Solver for Z3Solver {
         self.poisoned.clear();
         if let Ok(inner) = self.inner() {
             // SAFETY: live solver.
-            unsafe { ffi::Z3_solver_reset(inner.cx.c(), inner.solver.p) };
+            unsafe { ffi::Z3_solver_reset(inner.solver.ctx(), inner.solver.p) };
             inner.trackers.clear();
         }
     }
@@ -147,7 +155,7 @@ impl Solver for Z3Solver {
         self.last = None;
         if let Ok(inner) = self.inner() {
             // SAFETY: live solver.
-            unsafe { ffi::Z3_solver_push(inner.cx.c(), inner.solver.p) };
+            unsafe { ffi::Z3_solver_push(inner.solver.ctx(), inner.solver.p) };
         }
         self.scopes += 1;
     }
@@ -159,7 +167,7 @@ impl Solver for Z3Solver {
         }
         if let Ok(inner) = self.inner() {
             // SAFETY: live solver with at least one scope.
-            unsafe { ffi::Z3_solver_pop(inner.cx.c(), inner.solver.p, 1) };
+            unsafe { ffi::Z3_solver_pop(inner.solver.ctx(), inner.solver.p, 1) };
         }
         self.scopes -= 1;
         let depth = self.scopes;
@@ -182,7 +190,10 @@ impl Solver for Z3Solver {
             let timeout = self.timeout_ms;
             match self.inner() {
                 Err(e) => SatResult::Unknown(e.to_string()),
-                Ok(inner) => inner.cx.solver_check(&inner.solver, timeout),
+                Ok(inner) => match inner.cx.try_borrow() {
+                    Ok(cx) => cx.solver_check(&inner.solver, timeout),
+                    Err(_) => SatResult::Unknown(busy().to_string()),
+                },
             }
         };
         self.stats.record(started, &r);
@@ -195,15 +206,16 @@ impl Solver for Z3Solver {
             return Err(SolverError::Failure("no model: the last check was not sat".into()));
         }
         let inner = self.inner()?;
-        let c = inner.cx.c();
+        let mut cx = inner.cx.try_borrow_mut().map_err(|_| busy())?;
+        let c = cx.c();
         // SAFETY: live solver after a sat check.
-        let model = inner.cx.own(unsafe { ffi::Z3_solver_get_model(c, inner.solver.p) }, "model")?;
+        let model = cx.own(unsafe { ffi::Z3_solver_get_model(c, inner.solver.p) }, "model")?;
         let mut out = Model::default();
         for t in terms {
             if has_uninterpreted(&t.sort) {
                 continue;
             }
-            let Ok(a) = inner.cx.encode(t) else { continue };
+            let Ok(a) = cx.encode(t) else { continue };
             let mut v: Option<ffi::Z3_ast> = None;
             // SAFETY: live model and AST; `v` is an out-parameter (`Option<Z3_ast>` has the
             // layout of a nullable pointer, so Z3 may store null in it too).
@@ -211,8 +223,8 @@ impl Solver for Z3Solver {
             if !ok || v.is_none() {
                 continue;
             }
-            let Ok(v) = inner.cx.ast(v, "model value") else { continue };
-            if let Ok(val) = inner.cx.decode_value(&v, &model) {
+            let Ok(v) = cx.ast(v, "model value") else { continue };
+            if let Ok(val) = cx.decode_value(&v, &model) {
                 out.values.insert(t.clone(), val);
             }
         }
@@ -224,13 +236,14 @@ impl Solver for Z3Solver {
             return Err(SolverError::Failure("no unsat core: the last check was not unsat".into()));
         }
         let inner = self.inner()?;
-        let c = inner.cx.c();
+        let cx = inner.cx.try_borrow().map_err(|_| busy())?;
+        let c = cx.c();
         // SAFETY: live solver after an unsat check.
-        let core = inner.cx.own(unsafe { ffi::Z3_solver_get_unsat_core(c, inner.solver.p) }, "core")?;
+        let core = cx.own(unsafe { ffi::Z3_solver_get_unsat_core(c, inner.solver.p) }, "core")?;
         let mut names = Vec::new();
         // SAFETY: live vector; indices in range.
         for i in 0..unsafe { ffi::Z3_ast_vector_size(c, core.p) } {
-            let a = inner.cx.check_ptr(unsafe { ffi::Z3_ast_vector_get(c, core.p, i) }, "core element")?;
+            let a = cx.check_ptr(unsafe { ffi::Z3_ast_vector_get(c, core.p, i) }, "core element")?;
             // SAFETY: live AST.
             let id = unsafe { ffi::Z3_get_ast_id(c, a) };
             if let Some((_, n)) = inner.trackers.get(&id) {
