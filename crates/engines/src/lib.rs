@@ -152,14 +152,26 @@ fn prepare(program: &ir::Program, entry: &str, config: &Config) -> Result<Prepar
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let start = Instant::now();
     let mut stats = Stats { solver: config.solver.to_string(), strategy: config.strategy.to_string(), ..Stats::default() };
+    let prepared: Vec<Result<Prepared, String>> =
+        program.entries.iter().map(|entry| prepare(program, entry, config).map_err(|e| format!("{entry}: {e}"))).collect();
+    let tasks: Vec<Task> =
+        program.entries.iter().zip(&prepared).filter_map(|(entry, p)| Some(Task { entry, prepared: p.as_ref().ok()? })).collect();
+    let mut answers: Vec<(Verdict, Option<Proof>)> = vec![];
+    // the entries in order; the first FALSE ends the run
+    config.strategy.run_each(&tasks, config, &mut stats, &mut |answer| {
+        let go_on = !matches!(answer.0, Verdict::Unsafe(_));
+        answers.push(answer);
+        go_on
+    });
+    let mut answers = answers.into_iter();
     // A Boogie program without implementations has no execution to check: it is correct.
     let mut unknown = None;
     let mut proof = Proof { invariants: vec![], checked: Some(true), rankings: vec![] };
-    for entry in &program.entries {
-        let prepared = prepare(program, entry, config);
+    for prepared in &prepared {
         let (verdict, entry_proof) = match prepared {
-            Ok(prepared) => config.strategy.run(&Task { entry, prepared: &prepared }, config, &mut stats),
-            Err(e) => (Verdict::unknown(format!("{entry}: {e}")), None),
+            // (no answer: the portfolio could not run; an entry after a FALSE is never reached)
+            Ok(_) => answers.next().unwrap_or_else(|| (Verdict::unknown("the engines gave no answer"), None)),
+            Err(e) => (Verdict::unknown(e.clone()), None),
         };
         match (entry_proof, proof.checked) {
             (Some(p), Some(ok)) => {

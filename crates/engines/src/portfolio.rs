@@ -30,54 +30,97 @@ pub fn lanes(strategy: &Strategy, jobs: usize) -> Vec<Strategy> {
     lanes
 }
 
-/// Runs the lanes of `strategy` for `config.jobs` on threads of their own; the first TRUE or
-/// FALSE wins. Without one, lane 0's UNKNOWN (the main engine's reason). The statistics are
-/// the sum over the lanes.
-pub fn run(strategy: &Strategy, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+/// What the lanes answered for one task so far.
+#[derive(Default)]
+struct Answers {
+    /// The first TRUE or FALSE.
+    winner: Option<(Verdict, Option<Proof>)>,
+    /// Lane 0's answer (the main engine's reason for UNKNOWN).
+    first_lane: Option<(Verdict, Option<Proof>)>,
+    lanes: usize,
+}
+
+impl Answers {
+    fn answer(self) -> (Verdict, Option<Proof>) {
+        self.winner.or(self.first_lane).unwrap_or_else(|| (Verdict::unknown("no lane of the portfolio answered"), None))
+    }
+}
+
+/// Runs the lanes of `strategy` for `config.jobs` on threads of their own, through `tasks` in
+/// order, giving each task's answer to `answer` until it returns `false`. For each task the
+/// first TRUE or FALSE wins and cancels the other lanes' work on it; without one, lane 0's
+/// UNKNOWN (the main engine's reason). A lane keeps its thread, and so its Z3 context, from
+/// one task to the next. The statistics are the sum over the lanes.
+pub fn run(
+    strategy: &Strategy,
+    tasks: &[Task],
+    config: &Config,
+    stats: &mut Stats,
+    answer: &mut dyn FnMut((Verdict, Option<Proof>)) -> bool,
+) {
     let lanes = lanes(strategy, config.jobs);
-    let cancel = CancelToken::default();
+    let cancels: Vec<CancelToken> = tasks.iter().map(|_| CancelToken::default()).collect();
+    let cancel_all = || cancels.iter().for_each(CancelToken::cancel);
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
+        let mut running = 0;
         for (i, lane) in lanes.iter().enumerate() {
-            let config = Config { cancel: cancel.clone(), ..config.clone() };
-            let tx = tx.clone();
+            let (tx, cancels) = (tx.clone(), &cancels);
             let spawned = std::thread::Builder::new().name(format!("lane-{i}")).stack_size(LANE_STACK).spawn_scoped(scope, move || {
-                let mut stats = Stats::default();
-                // The first answer interrupts this lane's solver queries in flight.
-                smt::z3backend::interrupt_when(Some(config.cancel.flag()));
-                let (verdict, proof) = lane.run_in_turn(task, &config, &mut stats);
-                let _ = tx.send((i, verdict, proof, stats));
+                for (k, task) in tasks.iter().enumerate() {
+                    let config = Config { cancel: cancels[k].clone(), ..config.clone() };
+                    let mut stats = Stats::default();
+                    // The first answer interrupts this lane's solver queries in flight.
+                    smt::z3backend::interrupt_when(Some(config.cancel.flag()));
+                    let (verdict, proof) = match config.cancel.is_cancelled() {
+                        true => (Verdict::unknown("canceled"), None),
+                        false => lane.run_in_turn(task, &config, &mut stats),
+                    };
+                    if tx.send((k, i, verdict, proof, stats)).is_err() {
+                        break;
+                    }
+                }
+                smt::z3backend::interrupt_when(None);
             });
-            if let Err(e) = spawned {
-                tracing::warn!("cannot start lane {i}: {e}; it does not run");
+            match spawned {
+                Ok(_) => running += 1,
+                Err(e) => tracing::warn!("cannot start lane {i}: {e}; it does not run"),
             }
         }
         drop(tx);
-        let mut winner = None;
-        let mut first_lane = None;
+        let mut answers: Vec<Answers> = tasks.iter().map(|_| Answers::default()).collect();
+        let (mut next, mut stopped) = (0, false);
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok((i, verdict, proof, lane_stats)) => {
+                Ok((k, i, verdict, proof, lane_stats)) => {
                     stats.absorb(&lane_stats);
-                    let decided = !matches!(verdict, Verdict::Unknown(_));
-                    if decided && winner.is_none() {
-                        tracing::debug!("lane {i} decided; canceling the others");
-                        cancel.cancel();
+                    let a = &mut answers[k];
+                    a.lanes += 1;
+                    if !matches!(verdict, Verdict::Unknown(_)) && a.winner.is_none() {
+                        tracing::debug!("lane {i} decided {}; canceling the others", tasks[k].entry);
+                        cancels[k].cancel();
                         stats.engine = lane_stats.engine.clone();
-                        winner = Some((verdict, proof));
+                        a.winner = Some((verdict, proof));
                     } else if i == 0 {
-                        first_lane = Some((verdict, proof));
+                        a.first_lane = Some((verdict, proof));
+                    }
+                    // every task all lanes answered goes out, in order
+                    while !stopped && next < tasks.len() && answers[next].lanes == running {
+                        stopped = !answer(std::mem::take(&mut answers[next]).answer());
+                        next += 1;
+                    }
+                    if stopped {
+                        cancel_all();
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if config.cancel.is_cancelled() {
-                        cancel.cancel();
+                        cancel_all();
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
         }
-        winner.or(first_lane).unwrap_or_else(|| (Verdict::unknown("no lane of the portfolio answered"), None))
     })
 }
 

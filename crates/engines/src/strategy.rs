@@ -371,13 +371,18 @@ impl Strategy {
         self
     }
 
-    /// Runs the strategy on `task`: in turn, or with `config.jobs > 1` as a parallel portfolio
-    /// ([`crate::portfolio`]).
-    pub fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+    /// Runs the strategy on each of `tasks` in order, giving each answer to `answer` until it
+    /// returns `false`: in turn, or with `config.jobs > 1` as a parallel portfolio
+    /// ([`crate::portfolio`]) whose lanes go through the tasks together.
+    pub fn run_each(&self, tasks: &[Task], config: &Config, stats: &mut Stats, answer: &mut dyn FnMut((Verdict, Option<Proof>)) -> bool) {
         if config.jobs > 1 && self.0.len() > 1 {
-            return crate::portfolio::run(self, task, config, stats);
+            return crate::portfolio::run(self, tasks, config, stats, answer);
         }
-        self.run_in_turn(task, config, stats)
+        for task in tasks {
+            if !answer(self.run_in_turn(task, config, stats)) {
+                return;
+            }
+        }
     }
 
     /// Each applicable engine in turn with its share of the time, until one answers TRUE or

@@ -41,10 +41,23 @@ fn config(strategy: &str, jobs: usize) -> Config {
 }
 
 fn run(cfg: Cfg, config: &Config) -> (Verdict, Option<Proof>, Stats) {
-    let prepared = Prepared::Flat(cfg);
-    let mut stats = Stats::default();
-    let (v, p) = config.strategy.run(&Task { entry: "main", prepared: &prepared }, config, &mut stats);
+    let (mut answers, stats) = run_all(vec![cfg], config);
+    let (v, p) = answers.pop().expect("an answer");
     (v, p, stats)
+}
+
+/// The answers for the entries `cfgs` in order, up to the first FALSE.
+fn run_all(cfgs: Vec<Cfg>, config: &Config) -> (Vec<(Verdict, Option<Proof>)>, Stats) {
+    let prepared: Vec<Prepared> = cfgs.into_iter().map(Prepared::Flat).collect();
+    let tasks: Vec<Task> = prepared.iter().map(|p| Task { entry: "main", prepared: p }).collect();
+    let mut stats = Stats::default();
+    let mut answers = vec![];
+    config.strategy.run_each(&tasks, config, &mut stats, &mut |a| {
+        let go_on = !matches!(a.0, Verdict::Unsafe(_));
+        answers.push(a);
+        go_on
+    });
+    (answers, stats)
 }
 
 #[test]
@@ -129,4 +142,20 @@ fn the_first_answer_of_a_portfolio_cancels_the_others() {
     assert_eq!(stats.engine.as_deref(), Some("automizer"));
     assert!(CANCELED.load(Ordering::SeqCst), "the other lane was not canceled");
     assert!(started.elapsed() < Duration::from_secs(30), "the portfolio waited for its deadline");
+}
+
+#[test]
+fn a_portfolio_goes_through_the_entries_in_order_and_stops_at_a_false() {
+    let config = config("horn:50%,automizer", 2);
+    let (answers, _) = run_all(vec![counter(10), counter(9), counter(10)], &config);
+    let verdicts: Vec<&str> = answers
+        .iter()
+        .map(|(v, _)| match v {
+            Verdict::Safe => "TRUE",
+            Verdict::Unsafe(_) => "FALSE",
+            Verdict::Unknown(_) => "UNKNOWN",
+        })
+        .collect();
+    assert_eq!(verdicts, ["TRUE", "FALSE"], "the third entry is not answered after the FALSE");
+    assert!(answers[0].1.as_ref().is_some_and(|p| p.checked == Some(true)), "the TRUE comes with its checked proof");
 }

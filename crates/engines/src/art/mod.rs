@@ -170,13 +170,7 @@ const MAX_CONDITIONAL_PER_BRANCH: usize = 2;
 /// Builds the tree of `a`'s program automaton until no node is left to expand, an error path
 /// is feasible, or the budget ends. `scopes`: the return letters and the local variables of
 /// nested words (empty for flat ones).
-fn explore(
-    entry: &str,
-    a: &dyn Abstraction,
-    scopes: Scopes,
-    config: &Config,
-    stats: &mut Stats,
-) -> (Verdict, Option<Proof>) {
+fn explore(entry: &str, a: &dyn Abstraction, scopes: Scopes, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let nwa = a.automaton();
     let (returns, locals) = scopes;
     let letters: Vec<LetterInfo> = a.letters().iter().map(|l| LetterInfo::new(l.formula.clone(), &l.stmt)).collect();

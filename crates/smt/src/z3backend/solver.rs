@@ -2,8 +2,8 @@
 //! deadline.
 
 use super::context::{read_str, Owner, Z3Ctx};
-use super::thread_ctx::thread_ctx;
 use super::ownership::Owned;
+use super::thread_ctx::thread_ctx;
 use super::watchdog::with_deadline;
 use super::{unsupported, Res};
 use crate::solver::{Model, SatResult, Solver, SolverError};

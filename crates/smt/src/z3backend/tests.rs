@@ -278,8 +278,9 @@ fn round_trip_preserves_equivalence() {
 fn independent_solvers_on_threads() {
     let handles: Vec<_> = (0..4)
         .map(|k| {
-            let mut s = Z3Solver::new();
+            // a solver lives in its thread's context, so each thread makes its own
             std::thread::spawn(move || {
+                let mut s = Z3Solver::new();
                 for n in 0..20 {
                     s.push();
                     s.assert(&eq(&x(), &int(k * 100 + n)));
