@@ -55,31 +55,39 @@ impl Z3Ctx {
         }
     }
 
-    /// Checks satisfiability of `t` in a scope of this context's own solver. The solver is made
-    /// once: making a Z3 solver reads Z3's parameters through process-wide tables (milliseconds
-    /// of CPU per solver, and a lock the threads of a portfolio share).
+    /// Checks satisfiability of `t`: in a scope of this context's own solver, made once
+    /// (making a Z3 solver reads Z3's parameters through process-wide tables: milliseconds of
+    /// CPU per solver, under a lock the threads of a portfolio share). A quantified formula gets
+    /// a fresh solver: only a solver used without scopes runs the tactics that eliminate
+    /// quantifiers.
     pub(crate) fn check_sat(&mut self, t: &Term, timeout_ms: u64) -> Res<SatResult> {
         if t.sort != Sort::Bool {
             return Err(unsupported("satisfiability of a non-Boolean term"));
         }
         let f = self.encode(t)?;
         let c = self.c();
-        let s = match self.checker.take() {
+        let scoped = !t.has_quantifier();
+        let kept = if scoped { self.checker.take() } else { None };
+        let s = match kept {
             Some(s) => s,
             // SAFETY: live context.
             None => self.own(unsafe { ffi::Z3_mk_solver(c) }, "solver")?,
         };
         // SAFETY: all objects are live and of this context.
         let r = unsafe {
-            ffi::Z3_solver_push(c, s.p);
+            if scoped {
+                ffi::Z3_solver_push(c, s.p);
+            }
             ffi::Z3_solver_assert(c, s.p, f.p);
             self.check_ok("assert")?;
             let r = self.solver_check(&s, timeout_ms);
-            ffi::Z3_solver_pop(c, s.p, 1);
+            if scoped {
+                ffi::Z3_solver_pop(c, s.p, 1);
+            }
             r
         };
         // a solver that reported an error is not used again
-        if self.check_ok("pop").is_ok() {
+        if scoped && self.check_ok("pop").is_ok() {
             self.checker = Some(s);
         }
         Ok(r)
