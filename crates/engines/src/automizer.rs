@@ -124,7 +124,7 @@ impl Abstraction for Flat<'_> {
 /// CFG before large-block encoding (its edges are the steps of a counterexample).
 pub fn verify_cfg(entry: &str, original: &Cfg, cfg: &Cfg, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     match Flat::new(original, cfg) {
-        Ok(flat) => cegar::run(entry, &flat, Default::default(), Default::default(), config, stats),
+        Ok(flat) => cegar::run(entry, &flat, config, stats),
         Err(e) => (Verdict::unknown(e), None),
     }
 }

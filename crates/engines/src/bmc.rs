@@ -39,7 +39,7 @@ impl Engine for Bmc {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        let verdict = on_automaton(task, config, stats, |a, _, stats| unroll(task.entry, a, config, stats));
+        let verdict = on_automaton(task, config, stats, |a, stats| unroll(task.entry, a, config, stats));
         (verdict.unwrap_or_else(|e| Verdict::unknown(format!("bmc: {e}"))), None)
     }
 }
@@ -71,6 +71,14 @@ fn unroll(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
     let nwa = a.automaton();
     let letters = a.letters();
     let vars: BTreeSet<Term> = letters.iter().flat_map(|l| mentioned_vars(&l.formula)).collect();
+    // the variables each letter keeps, for the frame of every step that takes it
+    let kept: Vec<Vec<&Term>> = letters
+        .iter()
+        .map(|l| {
+            let assigned = l.formula.assigned_vars();
+            vars.iter().filter(|x| !assigned.contains(*x)).collect()
+        })
+        .collect();
     let errors: BTreeSet<usize> = (0..nwa.accepting.len())
         .filter(|&s| nwa.accepting[s] && a.violation(s).is_some_and(|v| v.kind != ViolationKind::ThreadLimit))
         .collect();
@@ -105,14 +113,12 @@ fn unroll(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
         let mut successors = BTreeSet::new();
         for &s in &frontier {
             for &(l, d) in &nwa.internal[s] {
-                let tf: &TransFormula = &letters[l].formula;
-                let assigned = tf.assigned_vars();
-                let body = rename_step(tf, &frames[k].vars, &next.vars, &mut |x| {
+                let body = rename_step(&letters[l].formula, &frames[k].vars, &next.vars, &mut |x| {
                     Term::var(&format!("{}@bmcaux{k}", x.var_name().unwrap_or("v")), x.sort.clone())
                 });
                 let mut conj =
                     vec![eq(&frames[k].pc, &int(s as i64)), eq(&next.pc, &int(d as i64)), eq(&frames[k].letter, &int(l as i64)), body];
-                conj.extend(vars.iter().filter(|x| !assigned.contains(*x)).map(|x| eq(&next.vars[x], &frames[k].vars[x])));
+                conj.extend(kept[l].iter().map(|&x| eq(&next.vars[x], &frames[k].vars[x])));
                 steps.push(and(&conj));
                 successors.insert(d);
             }

@@ -141,7 +141,7 @@ pub(crate) fn verify(entry: &str, original: &Cfg, config: &Config, stats: &mut S
         Err(e) => return (Verdict::unknown(e), None),
     };
     let letters = program.letters.iter().map(|l| l.formula.clone()).collect();
-    let session = match Session::start(config, letters, Default::default(), Default::default()) {
+    let session = match Session::start(config, letters, Default::default()) {
         Ok(s) => s,
         Err(e) => return (Verdict::unknown(e), None),
     };

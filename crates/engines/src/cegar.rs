@@ -66,6 +66,9 @@ pub(crate) enum Kind {
     Return(ReturnLetter),
 }
 
+/// The return letters' semantics and the variables that are not global, of nested words.
+pub(crate) type Scopes = (HashMap<usize, ReturnLetter>, BTreeSet<Term>);
+
 /// An error word and the state of the program automaton it ends in.
 pub(crate) type ErrorWord = (Vec<usize>, usize);
 
@@ -97,6 +100,11 @@ pub(crate) trait Abstraction {
     /// thread instances) that a feasible trace reached; whether it did (`false`: the state stays).
     fn set_aside(&self, _state: usize) -> bool {
         false
+    }
+    /// The return letters' semantics and every variable that is not global (empty for flat
+    /// words and interleavings).
+    fn scopes(&self) -> Scopes {
+        Scopes::default()
     }
     /// The program automaton, for engines that explore it themselves (without calls and
     /// returns for flat words and interleavings).
@@ -137,18 +145,10 @@ pub(crate) fn timed<T>(acc: &mut u128, f: impl FnOnce() -> T) -> T {
 }
 
 /// Runs trace abstraction on `a` for the entry procedure `entry`; for TRUE also the proof (if
-/// time allows). `returns` and `locals` are the return letters' semantics and the non-global
-/// variables (empty for flat words).
-pub(crate) fn run(
-    entry: &str,
-    a: &dyn Abstraction,
-    returns: HashMap<usize, ReturnLetter>,
-    locals: BTreeSet<Term>,
-    config: &Config,
-    stats: &mut Stats,
-) -> (Verdict, Option<Proof>) {
+/// time allows).
+pub(crate) fn run(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let letters: Vec<TransFormula> = a.letters().iter().map(|l| l.formula.clone()).collect();
-    let mut session = match Session::start(config, letters, returns, locals) {
+    let mut session = match Session::start(config, letters, a.scopes()) {
         Ok(s) => s,
         Err(e) => return (Verdict::unknown(e), None),
     };

@@ -136,7 +136,7 @@ impl Abstraction for Interleaved<'_> {
 /// Runs trace abstraction on the interleavings of the threads of `tp`.
 pub fn verify(entry: &str, tp: &ThreadProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     match Interleaved::new(tp, config, stats) {
-        Ok(a) => cegar::run(entry, &a, Default::default(), Default::default(), config, stats),
+        Ok(a) => cegar::run(entry, &a, config, stats),
         Err(e) => (Verdict::unknown(format!("interleavings: {e}")), None),
     }
 }

@@ -8,7 +8,7 @@
 //! automata with return transitions `{p ∧ h} return {q}` ([`PredicateDfa`] as [`LazyDnwa`]).
 
 use crate::annotation::{self, marks_of, Mark, Proof};
-use crate::cegar::{self, nesting_of, Abstraction, ErrorWord, Kind, Letter};
+use crate::cegar::{self, nesting_of, Abstraction, ErrorWord, Kind, Letter, Scopes};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Stats, Verdict};
 use automata::{nested_reachable_in_difference, nested_word_in_difference, Interrupted, LazyDnwa, NestedEmptiness, NestedReach, Nwa};
@@ -28,9 +28,9 @@ use std::time::Instant;
 pub(crate) struct Program<'n> {
     np: &'n NestedProgram,
     /// Every variable that is not global.
-    pub(crate) locals: BTreeSet<Term>,
+    locals: BTreeSet<Term>,
     /// The semantics of each return letter.
-    pub(crate) returns: HashMap<usize, ReturnLetter>,
+    returns: HashMap<usize, ReturnLetter>,
     nwa: Nwa,
     letters: Vec<Letter>,
     /// The location (in the automaton's numbering) of each state, for error lookups.
@@ -141,6 +141,10 @@ impl Abstraction for Program<'_> {
         None
     }
 
+    fn scopes(&self) -> Scopes {
+        (self.returns.clone(), self.locals.clone())
+    }
+
     fn automaton(&self) -> Nwa {
         self.nwa.clone()
     }
@@ -161,7 +165,7 @@ pub fn verify_nested(entry: &str, np: &NestedProgram, config: &Config, stats: &m
         Ok(p) => p,
         Err(e) => return (Verdict::unknown(format!("{entry}: {e}")), None),
     };
-    cegar::run(entry, &p, p.returns.clone(), p.locals.clone(), config, stats)
+    cegar::run(entry, &p, config, stats)
 }
 
 /// The Floyd–Hoare annotation of an empty difference: each reachable product state is

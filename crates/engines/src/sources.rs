@@ -2,16 +2,16 @@
 //! (`refine::source`) with the solver instances it needs, and its statistics.
 
 use crate::budget::QueryBudget;
+use crate::cegar::Scopes;
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Stats};
-use ir::{ReturnLetter, TransFormula};
+use ir::TransFormula;
 use refine::nested::Nesting;
 use refine::portfolio::PathProgram;
 use refine::source::{with_fallback, Infeasible, Solvers};
 use refine::{HoareChecker, RefineError, Sequence, Source};
-use smt::{SmtLibSolver, Solver, Term};
+use smt::{SmtLibSolver, Solver};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 /// What a refinement loop over predicate automata sets up once: the run's budget, the state
@@ -23,14 +23,9 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    /// Starts the solvers of a run over `letters` (with `returns` and `locals` for nested
-    /// words; empty for flat ones).
-    pub(crate) fn start(
-        config: &Config,
-        letters: Vec<TransFormula>,
-        returns: HashMap<usize, ReturnLetter>,
-        locals: BTreeSet<Term>,
-    ) -> Result<Session, String> {
+    /// Starts the solvers of a run over `letters` (with the scopes of nested words; empty for
+    /// flat ones).
+    pub(crate) fn start(config: &Config, letters: Vec<TransFormula>, (returns, locals): Scopes) -> Result<Session, String> {
         let budget = QueryBudget::of(config);
         let solver = config.solver.create().map_err(|e| format!("cannot start the Hoare-triple solver {}: {e}", config.solver))?;
         let hoare = HoareChecker::new(solver);

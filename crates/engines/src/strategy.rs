@@ -8,7 +8,6 @@ use crate::annotation::{self, Proof};
 use crate::{automizer, buchi, chc, houdini, interleaving, nested, Config, Stats, Verdict};
 use ir::{Cfg, NestedProgram, ThreadProgram};
 use smt::Term;
-use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -57,24 +56,21 @@ pub(crate) fn encode(cfg: &Cfg, config: &Config) -> Cfg {
     }
 }
 
-/// The return letters and the local variables of nested words (empty for flat ones).
-pub(crate) type Scopes = (HashMap<usize, ir::ReturnLetter>, BTreeSet<Term>);
-
 /// Runs `f` on the program automaton of `task` (an engine that explores the automaton itself:
 /// flat words, nested words, or the interleavings of threads); `Err` if it cannot be built.
 pub(crate) fn on_automaton<R>(
     task: &Task,
     config: &Config,
     stats: &mut Stats,
-    f: impl FnOnce(&dyn crate::cegar::Abstraction, Scopes, &mut Stats) -> R,
+    f: impl FnOnce(&dyn crate::cegar::Abstraction, &mut Stats) -> R,
 ) -> Result<R, String> {
     match task.prepared {
         Prepared::Flat(cfg) => {
             let encoded = encode(cfg, config);
-            automizer::Flat::new(cfg, &encoded).map(|a| f(&a, Scopes::default(), stats))
+            automizer::Flat::new(cfg, &encoded).map(|a| f(&a, stats))
         }
-        Prepared::Concurrent(tp) => interleaving::Interleaved::new(tp, config, stats).map(|a| f(&a, Scopes::default(), stats)),
-        Prepared::Nested(np) => nested::build(np, config).map(|p| f(&p, (p.returns.clone(), p.locals.clone()), stats)),
+        Prepared::Concurrent(tp) => interleaving::Interleaved::new(tp, config, stats).map(|a| f(&a, stats)),
+        Prepared::Nested(np) => nested::build(np, config).map(|p| f(&p, stats)),
     }
 }
 

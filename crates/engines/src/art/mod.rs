@@ -30,7 +30,7 @@ use crate::annotation::Proof;
 use crate::cegar::{self, timed, Abstraction, Kind, NO_PROGRESS};
 use crate::predicate_dfa::Shared;
 use crate::sources::Session;
-use crate::strategy::{on_automaton, Engine, Scopes, Task};
+use crate::strategy::{on_automaton, Engine, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use automata::Nwa;
 use chain::{Chain, Item, LetterInfo, VarsOf};
@@ -92,7 +92,7 @@ impl Engine for Art {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        on_automaton(task, config, stats, |a, scopes, stats| explore(task.entry, a, scopes, config, stats))
+        on_automaton(task, config, stats, |a, stats| explore(task.entry, a, config, stats))
             .unwrap_or_else(|e| (Verdict::unknown(format!("art: {e}")), None))
     }
 }
@@ -141,8 +141,6 @@ struct Explorer<'a> {
     entry: &'a str,
     a: &'a dyn Abstraction,
     nwa: Nwa,
-    /// Every variable that is not global (for the regions after returns).
-    locals: BTreeSet<Term>,
     letters: Vec<LetterInfo>,
     /// The free variables of the predicates the chains look at.
     vars: VarsOf,
@@ -168,15 +166,13 @@ struct Explorer<'a> {
 const MAX_CONDITIONAL_PER_BRANCH: usize = 2;
 
 /// Builds the tree of `a`'s program automaton until no node is left to expand, an error path
-/// is feasible, or the budget ends. `scopes`: the return letters and the local variables of
-/// nested words (empty for flat ones).
-fn explore(entry: &str, a: &dyn Abstraction, scopes: Scopes, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+/// is feasible, or the budget ends.
+fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let nwa = a.automaton();
-    let (returns, locals) = scopes;
     let letters: Vec<LetterInfo> = a.letters().iter().map(|l| LetterInfo::new(l.formula.clone(), &l.stmt)).collect();
     let skip = config.art.boolean.then_some(letters.len());
     let formulas = letters.iter().map(|l| l.formula.clone()).chain(skip.map(|_| TransFormula::skip())).collect();
-    let session = match Session::start(config, formulas, returns, locals.clone()) {
+    let session = match Session::start(config, formulas, a.scopes()) {
         Ok(s) => s,
         Err(e) => return (Verdict::unknown(e), None),
     };
@@ -189,7 +185,6 @@ fn explore(entry: &str, a: &dyn Abstraction, scopes: Scopes, config: &Config, st
         entry,
         a,
         nwa,
-        locals,
         letters,
         vars: VarsOf::default(),
         tree,
@@ -264,7 +259,9 @@ impl Explorer<'_> {
             if self.tree.try_cover(n, &mut weaker(&self.session.shared, self.skip)) {
                 continue;
             }
-            if self.config.art.conditional && self.successors(n).len() > 1 {
+            // the successors depend on the state and the call stack, which nothing below changes
+            let successors = self.successors(n);
+            if self.config.art.conditional && successors.len() > 1 {
                 let started = std::time::Instant::now();
                 self.conditional(n, stats);
                 stats.time_conditional_ms += started.elapsed().as_millis();
@@ -273,7 +270,7 @@ impl Explorer<'_> {
                     continue;
                 }
             }
-            self.expand(n, stats);
+            self.expand(n, successors, stats);
         }
         Verdict::Safe
     }
@@ -296,7 +293,9 @@ impl Explorer<'_> {
         let pre = and_of(&self.tree.nodes[n].region);
         // a return's formula depends on the caller's region at the call: not a cached letter
         let ret = match (step, &self.a.letters()[letter].kind) {
-            (Step::Return { hier }, Kind::Return(r)) => Some(r.formula(&and_of(&self.tree.nodes[hier].region), &self.locals)),
+            (Step::Return { hier }, Kind::Return(r)) => {
+                Some(r.formula(&and_of(&self.tree.nodes[hier].region), &self.session.shared.borrow().locals))
+            }
             _ => None,
         };
         let holds = |sh: &mut Shared, post: &Term| match &ret {
@@ -318,9 +317,9 @@ impl Explorer<'_> {
         Some(preds.iter().filter(|p| holds(&mut shared, p)).cloned().collect())
     }
 
-    fn expand(&mut self, n: usize, stats: &mut Stats) {
+    fn expand(&mut self, n: usize, successors: Vec<(usize, usize, Step)>, stats: &mut Stats) {
         self.tree.mark_expanded(n);
-        for (letter, dst, step) in self.successors(n) {
+        for (letter, dst, step) in successors {
             if let Some(region) = timed(&mut stats.time_abstraction_ms, || self.post(n, letter, step, dst)) {
                 let call = self.tree.call_after(n, letter, step);
                 let child = self.tree.add(n, letter, dst, call, region);

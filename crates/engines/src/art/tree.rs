@@ -9,11 +9,10 @@
 //!
 //! Every label is inductive relative to its parent's (`region(parent) ∧ letter ⇒ region'`),
 //! and a node is covered only by an expanded node at the same state with the same call stack
-//! whose region is weaker
-//! (implied by its own: a subset of its predicates, or, under Boolean abstraction, by the
-//! solver). So the regions of the expanded nodes at a state over-approximate every concrete
-//! state that reaches it, and when no node is left to expand their disjunction is an
-//! inductive invariant.
+//! whose region is weaker (implied by its own: a subset of its predicates, or, under Boolean
+//! abstraction, by the solver). So the regions of the expanded nodes at a state
+//! over-approximate every concrete state that reaches it, and when no node is left to expand
+//! their disjunction is an inductive invariant.
 
 use automata::{NestedReach, NestedReturn};
 use smt::build::and;

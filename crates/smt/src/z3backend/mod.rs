@@ -2,8 +2,9 @@
 //! solver behind the [`Solver`](crate::solver::Solver) trait.
 //!
 //! The solvers and one-shot queries of a thread share one Z3 context (`thread_ctx`), and a
-//! solver stays on the thread that made it, so threads never share Z3 state. Z3 errors are reported as [`SolverError`]s (the C error handler is disabled, every
-//! call is checked), never as panics.
+//! solver stays on the thread that made it, so threads never share Z3 state. Z3 errors are
+//! reported as [`SolverError`]s (the C error handler is disabled, every call is checked),
+//! never as panics.
 
 mod context;
 mod decode;
