@@ -15,8 +15,9 @@
 //!     `_false-termination` does not, `_unknown-termination` is property `termination` with no
 //!     expected answer. Other properties in the name are ignored.
 //!
-//!   In a folder named `races` (Ultimate's data-race examples), `#Safe`/`#Unsafe` are about
-//!   property `no-data-race`.
+//!   In Ultimate's folders of other properties, `#Safe`/`#Unsafe` are about that property:
+//!   `races` (`no-data-race`), `SignedIntegerOverflow` (`no-overflow`), `memsafety`
+//!   (`valid-memsafety`).
 //!
 //!   When both are there the first line wins; a first line and a file name that announce opposite
 //!   termination verdicts make the task malformed. A program with neither is a task with no
@@ -31,6 +32,11 @@ use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Folders of annotated programs whose `#Safe`/`#Unsafe` are about another property than
+/// `unreach-call`.
+const FOLDER_PROPERTIES: [(&str, &str); 3] =
+    [("races", "no-data-race"), ("SignedIntegerOverflow", "no-overflow"), ("memsafety", "valid-memsafety")];
 
 /// The C data model a task assumes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -419,8 +425,14 @@ pub fn program_task(file: &Path) -> Task {
     match parse_file_name(&name).and_then(|n| combine(parse_annotation(&head), n)) {
         Ok(Some(a)) => {
             let (p, e) = a.property_and_expected();
-            let races = file.components().any(|c| c.as_os_str() == "races");
-            task.property = Some(if races && p == "unreach-call" { "no-data-race" } else { p }.to_string());
+            let folder_property = FOLDER_PROPERTIES.iter().find(|(f, _)| file.components().any(|c| c.as_os_str() == *f));
+            task.property = Some(
+                match folder_property {
+                    Some((_, q)) if p == "unreach-call" => q,
+                    _ => p,
+                }
+                .to_string(),
+            );
             task.expected = e;
         }
         Ok(None) => {}

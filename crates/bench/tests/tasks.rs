@@ -270,6 +270,17 @@ fn annotated_folder() {
 }
 
 #[test]
+fn folders_of_other_properties() {
+    let got = summary(&[fixtures().join("folders")]);
+    let want = vec![
+        ("folders/SignedIntegerOverflow/inc.c".into(), s("no-overflow"), s("false"), None, false),
+        ("folders/memsafety/leak.c".into(), s("valid-memsafety"), s("false"), None, false),
+        ("folders/races/none.c".into(), s("no-data-race"), s("true"), None, false),
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
 fn sv_folder_tasks_come_from_the_ymls() {
     let got = summary(&[fixtures().join("sv")]);
     let want = vec![

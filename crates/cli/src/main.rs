@@ -60,8 +60,9 @@ struct Cli {
     /// Spacer, in-process; only proves), `automizer` (trace abstraction on flat or nested
     /// words), `art` (predicate abstraction over an abstract reachability tree with lazy
     /// refinement and conditional interpolation), `bmc` (bounded model checking of the
-    /// program automaton; only refutes; no recursion), `buchi` (termination: lassos, ranking
-    /// functions, nontermination arguments). An engine without a share gets all the time
+    /// program automaton; only refutes; no recursion), `exec` (symbolic execution: a
+    /// depth-first search of paths with constant folding; only refutes), `buchi` (termination:
+    /// lassos, ranking functions, nontermination arguments). An engine without a share gets all the time
     /// left; one with a kind (`flat`, `recursive`, `threads`) runs only on programs of that
     /// kind. Default: `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer`, and `buchi` for
     /// `--property termination`; engines that decide the other question are skipped.

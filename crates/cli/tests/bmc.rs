@@ -13,7 +13,7 @@ fn bugs_are_found_with_their_error_location() {
     for (name, at) in [
         ("deep-bug.bpl", "deep-bug.bpl:9:3"),
         ("lecture-p-flag-bug.c", "lecture-p-flag-bug.c:11:19"),
-        // a bug behind 100 iterations of a loop that no acceleration applies to
+        // a bug behind 100 iterations of a loop
         ("poly-sum-bug.c", "poly-sum-bug.c:11:5"),
         // interleavings: a statement of a thread is a letter
         ("conc-increment-bug.c", "conc-increment-bug.c:16:15"),

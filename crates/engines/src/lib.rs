@@ -10,6 +10,7 @@ mod budget;
 mod cegar;
 mod cex;
 pub mod chc;
+mod exec;
 pub mod houdini;
 mod interleaving;
 pub mod nested;

@@ -255,7 +255,8 @@ impl Engine for Termination {
 }
 
 /// Every engine, by name.
-pub const ENGINES: [&dyn Engine; 6] = [&CellAbstraction, &Horn, &TraceAbstraction, &crate::art::Art, &crate::bmc::Bmc, &Termination];
+pub const ENGINES: [&dyn Engine; 7] =
+    [&CellAbstraction, &Horn, &TraceAbstraction, &crate::art::Art, &crate::bmc::Bmc, &crate::exec::Exec, &Termination];
 
 /// How much of the time left an engine of a strategy gets.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,25 +1,35 @@
-//! Loop acceleration for translations. A self-loop `ℓ → ℓ` whose relation is a *translation*
-//! (each assigned integer variable `x` gets `x + c_x` for a constant `c_x`) under a guard `G`
-//! that is a conjunction of linear atoms (or of any formula over variables the loop does not
-//! assign) gets a second self-loop: `k ≥ 1` iterations at once,
+//! Loop acceleration. A self-loop `ℓ → ℓ` (or one path through its body) whose integer
+//! updates are affine, `x := A·x + b`, with a closed form polynomial in the number of
+//! iterations (see [`crate::recurrence`]: translations `x := x + c`, sums of counters
+//! `i := i + 1; s := s + i`, resets and copies), under a guard whose atoms over the assigned
+//! variables are linear, gets a second self-loop: `k` iterations at once,
 //!
 //! ```text
-//! G(x) ∧ x' = x + k·c ∧ G(x + (k-1)·c)
+//! G(x) ∧ x' = P(k) ∧ G(P(k - 1))
 //! ```
 //!
-//! Exact, because a polyhedron is convex: if the first and the last point of the segment
-//! `x, x + c, .., x + (k-1)·c` satisfy `G`, so does every point between. The new edge adds no
-//! behaviour, so proofs stay proofs and a feasible trace through it is a real execution (of `k`
-//! iterations): bugs behind a million iterations become traces of three letters. A loop body
-//! with branches (a large block with choices) gets one such edge per path through it that is a
-//! guarded translation: `k` iterations along that path.
+//! where `P(t)` is the closed form. An atom `q(x) ≤ 0` of the guard becomes `q(P(t)) ≤ 0`, a
+//! polynomial in `t`: if it is convex in `t` (degree 1, or degree 2 with a non-negative leading
+//! coefficient, which is assumed when it is not a constant), the atom holding at the first and
+//! the last iteration makes it hold at every iteration between; so does it if the polynomial is
+//! monotone between them. A body whose closed form does not exist may have one when taken twice
+//! (`x := -x` or `b := !b` alternate: `k` double iterations). Boolean variables must keep their
+//! values (in the body taken twice if need be). An unsigned update `x := e mod 2^n` is taken
+//! where it does not wrap (`0 ≤ e < 2^n`), and an update `x := c ? a : b` has a path for each
+//! case: the wrap is one more iteration of the loop.
+//!
+//! The new edge is contained in the loop's `k`-fold iteration, so proofs stay proofs, and a
+//! feasible trace through it is a real execution: bugs behind a million iterations become
+//! traces of three letters. Closed forms of degree 2 and more are non-linear integer arithmetic:
+//! the solver decides them within the query budget, and its UNKNOWN is never a FALSE.
 
+use crate::recurrence::{apply, ClosedForm, Update};
 use crate::{Block, Cfg, Edge, Label, Stmt, TransFormula};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
-use smt::build::{add, and, ge, int, int_big, mul, sub};
-use smt::linear::linearize;
+use num_traits::{One, Signed};
+use smt::build::{add, and, eq, ge, int, int_big, int_div, le, lt, mul, not, or, sub, tt};
+use smt::linear::{to_term, LinExpr};
 use smt::subst::{conjuncts, free_vars, substitute};
 use smt::{Op, Sort, Term};
 use std::collections::{BTreeMap, HashMap};
@@ -27,7 +37,7 @@ use std::collections::{BTreeMap, HashMap};
 /// At most this many paths through a loop body are looked at.
 const MAX_PATHS: usize = 16;
 
-/// `cfg` with an accelerated self-loop next to each self-loop path that is a guarded translation.
+/// `cfg` with an accelerated self-loop next to each self-loop path that has a closed form.
 pub fn accelerate(cfg: &Cfg) -> Cfg {
     let mut out = cfg.clone();
     for e in &cfg.edges {
@@ -36,8 +46,8 @@ pub fn accelerate(cfg: &Cfg) -> Cfg {
         }
         let k = Term::var(&format!("#k{}", e.src), Sort::Int);
         for path in paths(&e.as_block()).unwrap_or_else(|| vec![vec![e.stmt()]]) {
-            if let Some(t) = translation(&Stmt::Seq(path).trans_formula()) {
-                out.edges.push(Edge::new(e.src, e.dst, Label::Stmt(t.iterated(&k)), e.pos.clone(), e.overapprox.clone()));
+            for s in LoopPath::all(&Stmt::Seq(path).trans_formula()).iter().filter_map(|p| p.iterated(&k)) {
+                out.edges.push(Edge::new(e.src, e.dst, Label::Stmt(s), e.pos.clone(), e.overapprox.clone()));
             }
         }
     }
@@ -70,90 +80,287 @@ fn paths(b: &Block) -> Option<Vec<Vec<Stmt>>> {
     (all.len() <= MAX_PATHS).then_some(all)
 }
 
-/// A guarded translation over canonical variables.
-struct Translation {
+/// One path through a loop body over canonical variables: `assume guard; x := update(x)`.
+#[derive(Clone)]
+struct LoopPath {
     guard: Vec<Term>,
-    /// `x ↦ c_x` for each assigned variable.
-    steps: BTreeMap<Term, BigInt>,
+    update: Update,
+    /// The new value of each assigned Boolean variable.
+    bools: BTreeMap<Term, Term>,
+    /// How many iterations of the body one iteration of this path is.
+    period: u32,
 }
 
-impl Translation {
-    /// `k ≥ 1` iterations: `assume G; havoc k; assume k ≥ 1; x := x + k·c; assume G(x - c);
-    /// havoc k` (the last havoc keeps `k` out of every assertion after the loop).
-    fn iterated(&self, k: &Term) -> Stmt {
-        let guard = and(&self.guard);
-        let back: HashMap<Term, Term> = self.steps.iter().map(|(x, c)| (x.clone(), sub(x, &int_big(c.clone())))).collect();
-        let assign = self.steps.iter().map(|(x, c)| (x.clone(), add(&[x.clone(), mul(&[k.clone(), int_big(c.clone())])]))).collect();
-        Stmt::Seq(vec![
-            Stmt::Assume(guard.clone()),
-            Stmt::Havoc(vec![k.clone()]),
-            Stmt::Assume(ge(k, &int(1))),
-            Stmt::Assign(assign),
-            Stmt::Assume(substitute(&guard, &back)),
-            Stmt::Havoc(vec![k.clone()]),
-        ])
-    }
+/// A guard atom `e rel 0`.
+#[derive(Clone, Copy, PartialEq)]
+enum Rel {
+    Le,
+    Lt,
+    Eq,
 }
 
-/// The translation a transition formula is, if it is one (see the module documentation).
-fn translation(tf: &TransFormula) -> Option<Translation> {
-    if !tf.aux_vars.is_empty() {
-        return None;
+impl LoopPath {
+    /// The paths of a transition formula whose assigned variables are integers that get affine
+    /// expressions of the values before it (and Booleans): one per case of its updates
+    /// `x' = ite(c, a, b)`, where unsigned updates do not wrap.
+    fn all(tf: &TransFormula) -> Vec<LoopPath> {
+        let canonical: HashMap<Term, Term> = tf.in_vars.iter().map(|(v, i)| (i.clone(), v.clone())).collect();
+        let assigned: HashMap<Term, Term> =
+            tf.out_vars.iter().filter(|(v, o)| tf.in_vars.get(*v) != Some(*o)).map(|(v, o)| (o.clone(), v.clone())).collect();
+        if !tf.aux_vars.is_empty() || assigned.is_empty() || assigned.values().any(|v| v.sort != Sort::Int && v.sort != Sort::Bool) {
+            return vec![];
+        }
+        let mut variants: Vec<Vec<Term>> = vec![vec![]];
+        for p in conjuncts(&tf.formula) {
+            let cases = cases(&p, &assigned);
+            variants = variants.iter().flat_map(|v| cases.iter().map(move |c| [v.clone(), c.clone()].concat())).take(MAX_PATHS).collect();
+        }
+        variants.into_iter().filter_map(|parts| LoopPath::of(parts, &canonical, &assigned)).collect()
     }
-    let canonical: HashMap<Term, Term> = tf.in_vars.iter().map(|(v, i)| (i.clone(), v.clone())).collect();
-    let assigned: Vec<(&Term, &Term)> = tf.out_vars.iter().filter(|(v, o)| tf.in_vars.get(*v) != Some(*o)).collect();
-    if assigned.is_empty() {
-        return None;
+
+    /// The path of the conjuncts of a transition formula (its in-instances and assigned
+    /// out-instances mapped to their variables), if it is one.
+    fn of(mut parts: Vec<Term>, canonical: &HashMap<Term, Term>, assigned: &HashMap<Term, Term>) -> Option<LoopPath> {
+        // Each integer out-instance is defined by an equation over in-instances and the
+        // out-instances defined before it, each Boolean one by an equation over those; the
+        // other conjuncts are the guard.
+        let mut defined: HashMap<Term, LinExpr> = HashMap::new();
+        while defined.len() < assigned.values().filter(|v| v.sort == Sort::Int).count() {
+            let (at, out, value) = parts.iter().enumerate().find_map(|(i, p)| {
+                let (out, value) = definition(p, assigned, &defined, canonical)?;
+                Some((i, out, value))
+            })?;
+            parts.remove(at);
+            defined.insert(out, value);
+        }
+        let mut outs: HashMap<Term, Term> = defined.iter().map(|(o, e)| (o.clone(), to_term(e, &Sort::Int))).collect();
+        let mut bools = BTreeMap::new();
+        for (o, x) in assigned.iter().filter(|(_, x)| x.sort == Sort::Bool) {
+            let (at, value) = parts.iter().enumerate().find_map(|(i, p)| Some((i, boolean_definition(p, o)?)))?;
+            parts.remove(at);
+            let value = substitute(&value, &outs);
+            if !free_vars(&value).iter().all(|v| canonical.contains_key(v)) {
+                return None;
+            }
+            bools.insert(x.clone(), substitute(&value, canonical));
+            outs.insert(o.clone(), value);
+        }
+        let mut guard = vec![];
+        for p in parts {
+            let p = substitute(&p, &outs);
+            if !free_vars(&p).iter().all(|x| canonical.contains_key(x)) {
+                return None;
+            }
+            guard.push(substitute(&p, canonical));
+        }
+        let update = defined.into_iter().map(|(o, e)| (assigned[&o].clone(), rename(&e, canonical))).collect();
+        Some(LoopPath { guard, update, bools, period: 1 })
     }
-    let mut parts = conjuncts(&tf.formula);
-    let mut steps = BTreeMap::new();
-    let mut out_to_in = HashMap::new();
-    for (v, out) in assigned {
-        let input = tf.in_vars.get(v)?;
-        if v.sort != Sort::Int {
+
+    /// The body taken twice.
+    fn twice(&self) -> LoopPath {
+        let mut values: HashMap<Term, Term> = self.update.iter().map(|(x, e)| (x.clone(), to_term(e, &Sort::Int))).collect();
+        values.extend(self.bools.iter().map(|(b, e)| (b.clone(), e.clone())));
+        let mut guard = self.guard.clone();
+        guard.extend(self.guard.iter().map(|g| substitute(g, &values)));
+        let update = self.update.iter().map(|(x, e)| (x.clone(), apply(e, &self.update, true))).collect();
+        let bools = self.bools.iter().map(|(b, e)| (b.clone(), substitute(e, &values))).collect();
+        LoopPath { guard, update, bools, period: 2 * self.period }
+    }
+
+    /// Whether the Boolean variables keep their values (as `b := !b` does taken twice).
+    fn keeps_booleans(&self) -> bool {
+        self.bools.iter().all(|(b, e)| b == e)
+    }
+
+    /// `k ≥ 1` iterations (of this path, or of the path taken twice when only that has a
+    /// closed form): `assume G; havoc k; assume k ≥ 1 ∧ side; assume G(P(k - 1)); x := P(k);
+    /// havoc k`, where `side` are the conditions under which the moving atoms holding at the
+    /// ends hold between. The last havoc keeps `k` out of every assertion after the loop.
+    fn iterated(&self, k: &Term) -> Option<Stmt> {
+        let (path, form) = [self.clone(), self.twice()]
+            .into_iter()
+            .filter(LoopPath::keeps_booleans)
+            .find_map(|p| ClosedForm::of(&p.update).map(|f| (p, f)))?;
+        if path.update.is_empty() {
             return None;
         }
-        let (at, c) = parts.iter().enumerate().find_map(|(i, p)| Some((i, step_of(p, out, input)?)))?;
-        parts.remove(at);
-        out_to_in.insert(out.clone(), add(&[input.clone(), int_big(c.clone())]));
-        steps.insert(v.clone(), c);
-    }
-    let moving: Vec<Term> = steps.keys().map(|v| tf.in_vars[v].clone()).collect();
-    let mut guard = vec![];
-    for p in parts {
-        let p = substitute(&p, &out_to_in);
-        let vars = free_vars(&p);
-        if !vars.iter().all(|x| canonical.contains_key(x)) {
-            return None;
+        let moves = |g: &Term| free_vars(g).iter().any(|x| path.update.contains_key(x));
+        let first = int(form.shift.max(1) as i64);
+        let mut checks = vec![ge(k, &first)];
+        // The iterations after the first ones that `G(x)` checks are `shift + s` for
+        // `s = 0 ..= last`.
+        let last = sub(k, &int(form.shift as i64 + 1));
+        for g in path.guard.iter().filter(|g| moves(g)) {
+            let (e, rel) = linear_atom(g)?;
+            let q = form.of_expr(&e);
+            checks.push(endpoints_suffice(&q, rel, &last)?);
+            if form.shift == 1 {
+                checks.push(relation(rel, &to_term(&q[0], &Sort::Int)));
+            }
+            checks.push(relation(rel, &value_at(&q, &last)));
         }
-        if vars.iter().any(|x| moving.contains(x)) && !is_convex_atom(&p) {
-            return None;
-        }
-        guard.push(substitute(&p, &canonical));
+        let at_k = sub(k, &int(form.shift as i64));
+        let assign = form.coeffs.iter().map(|(x, c)| (x.clone(), value_at(c, &at_k))).collect::<Vec<_>>();
+        let rest: Vec<Stmt> = checks.into_iter().map(Stmt::Assume).collect();
+        Some(Stmt::Seq(
+            [
+                vec![Stmt::Assume(and(&path.guard)), Stmt::Havoc(vec![k.clone()])],
+                rest,
+                vec![Stmt::Assign(assign), Stmt::Havoc(vec![k.clone()])],
+            ]
+            .concat(),
+        ))
     }
-    Some(Translation { guard, steps })
 }
 
-/// `c` if `p` is `out = input + c` (in any linear arrangement).
-fn step_of(p: &Term, out: &Term, input: &Term) -> Option<BigInt> {
-    if p.op() != Some(&Op::Eq) || p.args.len() != 2 {
+/// The out-instance a conjunct defines and its value over in-instances: `out = e` (in any
+/// linear arrangement, `out` with coefficient ±1), where `e` is affine in in-instances and in
+/// out-instances already defined.
+fn definition(
+    p: &Term,
+    assigned: &HashMap<Term, Term>,
+    defined: &HashMap<Term, LinExpr>,
+    canonical: &HashMap<Term, Term>,
+) -> Option<(Term, LinExpr)> {
+    if p.op() != Some(&Op::Eq) || p.args.len() != 2 || p.args[0].sort != Sort::Int {
         return None;
     }
-    let e = linearize(&sub(&p.args[0], &p.args[1]))?;
-    let (a, b) = (e.coeffs.get(out)?, e.coeffs.get(input)?);
-    if e.coeffs.len() != 2 || !(a + b).is_zero() || !(a.is_one() || (-a).is_one()) {
+    let e = apply_defined(&smt::linear::difference(&p.args[0], &p.args[1])?, defined);
+    let mut unknown = e.coeffs.iter().filter(|(x, _)| !canonical.contains_key(*x));
+    let (out, c) = unknown.next()?;
+    if unknown.next().is_some() || !assigned.contains_key(out) || defined.contains_key(out) || !c.abs().is_one() {
         return None;
     }
-    // a·out - a·input + constant = 0, so out = input - constant / a.
-    let c: BigRational = -(&e.constant) / a;
-    c.is_integer().then(|| c.to_integer())
+    // c·out + rest = 0, so out = -rest / c.
+    let mut rest = e.clone();
+    rest.coeffs.remove(out);
+    let value = rest.scale(&-c.recip());
+    let integral = value.coeffs.values().chain([&value.constant]).all(BigRational::is_integer);
+    integral.then(|| (out.clone(), value))
 }
 
-/// A linear (in)equality, or the negation of an inequality: a convex set.
-fn is_convex_atom(p: &Term) -> bool {
-    let linear = |t: &Term| matches!(t.op(), Some(Op::Le | Op::Lt | Op::Eq)) && t.args.iter().all(|a| linearize(a).is_some());
-    match p.op() {
-        Some(Op::Not) => matches!(p.args[0].op(), Some(Op::Le | Op::Lt)) && linear(&p.args[0]),
-        _ => linear(p),
+/// The cases of a conjunct: `out = ite(c, a, b)` is `c ∧ out = a` or `¬c ∧ out = b`;
+/// `out = e mod M` (an unsigned update, `M` a positive literal) is taken where it does not wrap,
+/// `out = e ∧ 0 ≤ e ∧ e < M`. Other conjuncts are one case of their own.
+fn cases(p: &Term, assigned: &HashMap<Term, Term>) -> Vec<Vec<Term>> {
+    if let (Some(Op::Eq), [a, b]) = (p.op(), p.args.as_slice()) {
+        for (out, value) in [(a, b), (b, a)] {
+            if !assigned.contains_key(out) {
+                continue;
+            }
+            match (value.op(), value.args.as_slice()) {
+                (Some(Op::Ite), [c, then, other]) => {
+                    return vec![vec![c.clone(), eq(out, then)], vec![not(c), eq(out, other)]];
+                }
+                (Some(Op::Mod), [e, modulus]) if modulus.as_rational().is_some_and(|r| r.is_positive()) => {
+                    return vec![vec![eq(out, e), le(&int(0), e), lt(e, modulus)]];
+                }
+                _ => {}
+            }
+        }
+    }
+    vec![vec![p.clone()]]
+}
+
+/// The value a conjunct gives the Boolean out-instance `out`: `out = e`, `out`, or `!out`.
+fn boolean_definition(p: &Term, out: &Term) -> Option<Term> {
+    if p == out {
+        return Some(tt());
+    }
+    match (p.op(), p.args.as_slice()) {
+        (Some(Op::Not), [a]) if a == out => Some(smt::build::ff()),
+        (Some(Op::Eq), [a, b]) if a == out => Some(b.clone()),
+        (Some(Op::Eq), [a, b]) if b == out => Some(a.clone()),
+        _ => None,
+    }
+}
+
+/// `e` with the defined out-instances replaced by their values.
+fn apply_defined(e: &LinExpr, defined: &HashMap<Term, LinExpr>) -> LinExpr {
+    let mut out = LinExpr::constant(e.constant.clone());
+    for (x, c) in &e.coeffs {
+        out.add_scaled(defined.get(x).unwrap_or(&LinExpr::atom(x)), c);
+    }
+    out
+}
+
+/// `e` over canonical variables.
+fn rename(e: &LinExpr, canonical: &HashMap<Term, Term>) -> LinExpr {
+    let mut out = LinExpr::constant(e.constant.clone());
+    for (x, c) in &e.coeffs {
+        out.add_scaled(&LinExpr::atom(&canonical[x]), c);
+    }
+    out
+}
+
+/// A guard atom as `e rel 0` with `e` affine in integer variables (no opaque non-linear term).
+fn linear_atom(g: &Term) -> Option<(LinExpr, Rel)> {
+    let (negated, atom) = match g.op() {
+        Some(Op::Not) => (true, &g.args[0]),
+        _ => (false, g),
+    };
+    let (rel, [a, b]) = (atom.op()?, atom.args.as_slice()) else { return None };
+    let (e, rel) = match (rel, negated) {
+        (Op::Le, false) => (smt::linear::difference(a, b)?, Rel::Le),
+        (Op::Lt, false) => (smt::linear::difference(a, b)?, Rel::Lt),
+        (Op::Eq, false) => (smt::linear::difference(a, b)?, Rel::Eq),
+        (Op::Le, true) => (smt::linear::difference(b, a)?, Rel::Lt),
+        (Op::Lt, true) => (smt::linear::difference(b, a)?, Rel::Le),
+        _ => return None,
+    };
+    e.coeffs.keys().all(|x| x.is_var() && x.sort == Sort::Int).then_some((e, rel))
+}
+
+/// The condition under which `q(s) rel 0` holding at `s = 0` and `s = last` makes it hold at
+/// every `s` between: always for degree 1; for degree 2 (`q(s) = L0 + s·L1 + C(s, 2)·L2`), `q`
+/// convex (`L2 ≥ 0`, for `≤` and `<`) or monotone on the interval (its difference
+/// `L1 + s·L2` has one sign at both ends), and linear for `=`. `None` when it cannot hold.
+fn endpoints_suffice(q: &[LinExpr], rel: Rel, last: &Term) -> Option<Term> {
+    let cond = match q {
+        [] | [_] | [_, _] => tt(),
+        [_, l1, l2] => {
+            let (l1, l2, zero) = (to_term(l1, &Sort::Int), to_term(l2, &Sort::Int), int(0));
+            let end = add(&[l1.clone(), mul(&[sub(last, &int(1)), l2.clone()])]);
+            match rel {
+                Rel::Eq => eq(&l2, &zero),
+                Rel::Le | Rel::Lt => {
+                    or(&[ge(&l2, &zero), and(&[ge(&l1, &zero), ge(&end, &zero)]), and(&[le(&l1, &zero), le(&end, &zero)])])
+                }
+            }
+        }
+        _ => return None,
+    };
+    (!cond.is_false()).then_some(cond)
+}
+
+fn relation(rel: Rel, e: &Term) -> Term {
+    let zero = int(0);
+    match rel {
+        Rel::Le => le(e, &zero),
+        Rel::Lt => lt(e, &zero),
+        Rel::Eq => eq(e, &zero),
+    }
+}
+
+/// `Σ_p C(t, p)·coeffs[p]` as an integer term. Binomials of degree 2 and more are written over
+/// a common denominator `D = deg!` and divided exactly: `(Σ_p (D/p!)·t(t-1)..(t-p+1)·L_p) div D`.
+fn value_at(coeffs: &[LinExpr], t: &Term) -> Term {
+    let degree = coeffs.len().saturating_sub(1);
+    let denominator: BigInt = (1..=degree).map(BigInt::from).product();
+    let parts: Vec<Term> = coeffs
+        .iter()
+        .enumerate()
+        .map(|(p, l)| {
+            let scale = &denominator / (1..=p).map(BigInt::from).product::<BigInt>();
+            let falling = (0..p).map(|i| sub(t, &int(i as i64)));
+            mul(&[vec![int_big(scale)], falling.collect(), vec![to_term(l, &Sort::Int)]].concat())
+        })
+        .collect();
+    let sum = add(&parts);
+    if denominator.is_one() {
+        sum
+    } else {
+        int_div(&sum, &int_big(denominator))
     }
 }

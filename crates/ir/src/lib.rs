@@ -9,6 +9,7 @@ pub mod cells;
 pub mod cfg;
 pub mod descent;
 pub mod print;
+pub mod recurrence;
 pub mod stmt;
 
 pub use cfg::{

@@ -174,13 +174,44 @@ fn accelerated_translation_is_every_number_of_iterations() {
 }
 
 #[test]
-fn only_guarded_translations_are_accelerated() {
+fn accelerated_sum_of_a_counter_is_every_number_of_iterations() {
+    // while (y < 100) { x := x + 1; y := y + x; }: y grows quadratically
+    let body = Stmt::Seq(vec![
+        Stmt::Assume(lt(&y(), &int(100))),
+        Stmt::Assign(vec![(x(), add(&[x(), int(1)]))]),
+        Stmt::Assign(vec![(y(), add(&[y(), x()]))]),
+    ]);
+    let cfg = ir::accelerate(&self_loop(body.clone()));
+    assert_eq!(cfg.edges.len(), 2);
+    let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
+    let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.trans_formula());
+    // against an interpreter of the loop, from states where it runs and where it stops
+    for (a, b) in [(-3, -50), (0, 90), (5, 99), (2, 100), (-10, 0)] {
+        let (mut x, mut y) = (a, b);
+        for n in 1..=6 {
+            let runs = y < 100;
+            (x, y) = (x + 1, y + x + 1);
+            let at = and(&[rel.clone(), eq(&x0, &int(a)), eq(&y0, &int(b)), eq(&x1, &int(x))]);
+            if !runs {
+                assert_eq!(is_valid(&not(&at), 5000), Some(true), "({a}, {b}) stops before {n} iterations");
+                break;
+            }
+            assert_eq!(is_valid(&implies(&at, &eq(&y1, &int(y))), 5000), Some(true), "({a}, {b}) after {n}");
+            assert_eq!(is_valid(&not(&at), 5000), Some(false), "({a}, {b}) runs {n} iterations");
+        }
+    }
+}
+
+#[test]
+fn only_loops_with_closed_forms_are_accelerated() {
     let not_convex = Stmt::Seq(vec![Stmt::Assume(not(&eq(&x(), &int(10)))), Stmt::Assign(vec![(x(), add(&[x(), int(1)]))])]);
     let doubling = Stmt::Seq(vec![Stmt::Assume(lt(&x(), &int(10))), Stmt::Assign(vec![(x(), mul(&[int(2), x()]))])]);
-    let reset = Stmt::Assign(vec![(x(), int(0))]);
-    for body in [not_convex, doubling, reset] {
+    let non_linear_guard = Stmt::Seq(vec![Stmt::Assume(lt(&mul(&[x(), y()]), &int(10))), Stmt::Assign(vec![(x(), add(&[x(), int(1)]))])]);
+    for body in [not_convex, doubling, non_linear_guard] {
         assert_eq!(ir::accelerate(&self_loop(body.clone())).edges.len(), 1, "{body:?}");
     }
+    // a reset has the closed form `x = 0` from the first iteration on
+    assert_eq!(ir::accelerate(&self_loop(Stmt::Assign(vec![(x(), int(0))]))).edges.len(), 2);
     // A guard over variables the loop does not assign may be anything.
     let any_guard = Stmt::Seq(vec![
         Stmt::Assume(and(&[lt(&x(), &int(10)), or(&[eq(&y(), &int(1)), eq(&y(), &int(5))])])),

@@ -48,12 +48,16 @@ pub fn infeasible_core(trace: &[TransFormula], solver: &mut dyn Solver) -> Resul
     }
 }
 
+/// The longest trace checked with a name for each step (for its unsat core).
+const MAX_NAMED_STEPS: usize = 5000;
+
 /// The check; a feasible trace's counterexample has no states unless `model`.
 fn check(trace: &[TransFormula], nesting: Option<&Nesting>, solver: &mut dyn Solver, model: bool) -> TraceCheck {
     let s = ssa_scoped(trace, nesting);
-    // Z3 4.8.12 gives up on bit-vector conversions among named assertions: such a trace is
-    // checked without names, and its core is the whole trace
-    let named = !s.conjuncts.iter().any(Term::has_bitvector);
+    // Z3 4.8.12 gives up on bit-vector conversions among named assertions, and names keep its
+    // preprocessing from solving the equations of long traces (a recursion of 10^5 steps takes
+    // seconds more): such a trace is checked without names, and its core is the whole trace
+    let named = trace.len() <= MAX_NAMED_STEPS && !s.conjuncts.iter().any(Term::has_bitvector);
     solver.push();
     for (i, c) in s.conjuncts.iter().enumerate() {
         if named {

@@ -1,0 +1,348 @@
+//! Symbolic execution (`--engine exec`): a depth-first search of the program automaton's
+//! words (one statement per letter, calls and returns with a call stack) that carries the
+//! values of the variables as terms. Values that are constants fold as the search goes, so a
+//! deterministic computation (a recursion to depth 20, a loop of a thousand iterations) costs
+//! no solver call; a branch on symbolic values asks the solver whether the path condition stays
+//! satisfiable. The search deepens its bound (×4 from 256 letters) until an error is reached or
+//! time ends. A word that reaches an error is checked exactly and resolved into source steps
+//! like every FALSE ([`cegar::counterexample`]); the engine only refutes.
+
+use crate::annotation::Proof;
+use crate::budget::QueryBudget;
+use crate::cegar::{self, Abstraction, Kind};
+use crate::strategy::{on_automaton, Engine, Task};
+use crate::{Config, Stats, Verdict};
+use automata::nested::Nwa;
+use ir::{TransFormula, ViolationKind};
+use refine::{check_scoped_trace, TraceCheck};
+use smt::build::eq;
+use smt::subst::{conjuncts, free_vars, substitute};
+use smt::{Op, SatResult, Solver, Term};
+use std::collections::{BTreeSet, HashMap};
+
+/// The engine `exec`.
+pub struct Exec;
+
+impl Engine for Exec {
+    fn name(&self) -> &'static str {
+        "exec"
+    }
+
+    fn about(&self) -> &'static str {
+        "symbolic execution: a depth-first search of the program's paths with constant folding and a solver for symbolic branches (can only refute)"
+    }
+
+    fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
+        None
+    }
+
+    fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+        // one statement per letter keeps each letter a conjunction whose values fold; an
+        // accelerated loop would make them symbolic
+        let single = Config { large_blocks: false, accelerate: false, ..config.clone() };
+        let verdict = on_automaton(task, &single, stats, |a, stats| search(task.entry, a, config, stats));
+        (verdict.unwrap_or_else(|e| Verdict::unknown(format!("exec: {e}"))), None)
+    }
+}
+
+/// The first bound on the length of a word, and its factor from one round to the next.
+const FIRST_BOUND: usize = 256;
+const BOUND_FACTOR: usize = 4;
+
+/// A call that has not returned: its letter and the caller's local variables at the call.
+struct Pending {
+    letter: usize,
+    locals: Vec<(Term, Option<Term>)>,
+}
+
+/// How to take back one change of the search state.
+enum Undo {
+    Value(Term, Option<Term>),
+    Called,
+    Returned(Pending),
+}
+
+/// A node of the search: its automaton state, the successor to try next, where its changes
+/// begin, and whether it opened a solver scope.
+struct Node {
+    state: usize,
+    next: usize,
+    trail: usize,
+    scoped: bool,
+}
+
+/// What a step does: blocked, or taken (with a solver scope when it added constraints).
+enum Step {
+    Blocked,
+    Taken { scoped: bool },
+}
+
+struct Search<'a> {
+    a: &'a dyn Abstraction,
+    nwa: Nwa,
+    locals: BTreeSet<Term>,
+    values: HashMap<Term, Term>,
+    calls: Vec<Pending>,
+    trail: Vec<Undo>,
+    word: Vec<usize>,
+    solver: Box<dyn Solver>,
+}
+
+/// Searches `a`'s program automaton until an error is confirmed or the budget ends.
+fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> Verdict {
+    let (solver, mut checker) = match (config.solver.create(), config.solver.create()) {
+        (Ok(s), Ok(c)) => (s, c),
+        (Err(e), _) | (_, Err(e)) => return Verdict::unknown(format!("exec: cannot start the solver {}: {e}", config.solver)),
+    };
+    let mut s =
+        Search { a, nwa: a.automaton(), locals: a.scopes().1, values: HashMap::new(), calls: vec![], trail: vec![], word: vec![], solver };
+    // a path to an error is checked exactly; one the check does not confirm (through an
+    // over-approximated statement, or beyond the solver) is a dead end, and the first reason is
+    // kept for the answer
+    let mut unconfirmed: Option<Verdict> = None;
+    let mut confirm = |word: &[usize], target: usize| -> Option<Verdict> {
+        tracing::debug!("exec: an error path of {} letters", word.len());
+        stats.trace_checks += 1;
+        let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
+        checker.set_timeout_ms(config.exact_recheck_ms());
+        match check_scoped_trace(&trace, a.nesting(word).as_ref(), checker.as_mut()) {
+            TraceCheck::Feasible(model) => match cegar::counterexample(entry, a, word, target, &model, checker.as_mut(), config) {
+                v @ Verdict::Unknown(_) => {
+                    unconfirmed.get_or_insert(v);
+                }
+                v => return Some(v),
+            },
+            TraceCheck::Infeasible { .. } => {}
+            TraceCheck::Unknown(why) => {
+                unconfirmed.get_or_insert_with(|| Verdict::unknown(format!("exec: the solver could not check an error path ({why})")));
+            }
+        }
+        None
+    };
+    let mut bound = FIRST_BOUND;
+    let end = loop {
+        match s.round(bound, config, &mut confirm) {
+            Round::Decided(v) => return v,
+            Round::Stopped(why) => break format!("exec: {why}: no error path of at most {} letters", bound / BOUND_FACTOR),
+            Round::Exhausted => break "exec: no error path (exec does not prove)".to_string(),
+            // every node was left: the values, the call stack and the solver are as at the start
+            Round::Bounded => bound *= BOUND_FACTOR,
+        }
+    };
+    unconfirmed.unwrap_or_else(|| Verdict::unknown(end))
+}
+
+/// How a round of the search ended.
+enum Round {
+    /// A path to an error was confirmed.
+    Decided(Verdict),
+    /// The budget ended.
+    Stopped(&'static str),
+    /// Every path ends before the bound without an error.
+    Exhausted,
+    /// Some path was cut at the bound.
+    Bounded,
+}
+
+impl Search<'_> {
+    /// A depth-first search of the words of at most `bound` letters.
+    fn round(&mut self, bound: usize, config: &Config, confirm: &mut dyn FnMut(&[usize], usize) -> Option<Verdict>) -> Round {
+        let mut nodes = vec![Node { state: self.nwa.initial, next: 0, trail: 0, scoped: false }];
+        let mut cut = false;
+        let mut steps = 0usize;
+        while let Some(node) = nodes.last_mut() {
+            steps += 1;
+            if steps.is_multiple_of(1024) {
+                if let Some(why) = QueryBudget::of(config).stopped() {
+                    return Round::Stopped(why);
+                }
+            }
+            let state = node.state;
+            let successors = self.successors(state);
+            if node.next >= successors.len() || self.word.len() >= bound {
+                cut |= node.next < successors.len();
+                let done = nodes.pop().expect("a node");
+                self.undo_to(done.trail);
+                if done.scoped {
+                    self.solver.pop();
+                }
+                self.word.pop();
+                continue;
+            }
+            let (letter, target) = successors[node.next];
+            node.next += 1;
+            let trail = self.trail.len();
+            match self.take(letter, config) {
+                Step::Blocked => self.undo_to(trail),
+                Step::Taken { scoped } => {
+                    self.word.push(letter);
+                    nodes.push(Node { state: target, next: 0, trail, scoped });
+                    if self.is_error(target) {
+                        if let Some(v) = confirm(&self.word, target) {
+                            return Round::Decided(v);
+                        }
+                    }
+                }
+            }
+        }
+        if cut {
+            Round::Bounded
+        } else {
+            Round::Exhausted
+        }
+    }
+
+    fn is_error(&self, state: usize) -> bool {
+        self.nwa.accepting[state] && self.a.violation(state).is_some_and(|v| v.kind != ViolationKind::ThreadLimit)
+    }
+
+    /// The letters that leave `state` and their targets (returns only to the pending call).
+    fn successors(&self, state: usize) -> Vec<(usize, usize)> {
+        let pending = self.calls.last().map(|p| p.letter);
+        let internal = self.nwa.internal[state].iter().chain(&self.nwa.calls[state]).copied();
+        let returns = self.nwa.returns[state].iter().filter(|(call, _, _)| Some(*call) == pending).map(|&(_, r, t)| (r, t));
+        internal.chain(returns).collect()
+    }
+
+    /// Takes `letter`: updates the values, the call stack and the path condition.
+    fn take(&mut self, letter: usize, config: &Config) -> Step {
+        let tf = &self.a.letters()[letter].formula;
+        let kind = self.a.letters()[letter].kind.clone();
+        // the values the letter reads (a return reads the callee's exit)
+        let mut map: HashMap<Term, Term> = HashMap::new();
+        for (x, i) in &tf.in_vars {
+            let v = self.value(x);
+            map.insert(i.clone(), v);
+        }
+        for aux in &tf.aux_vars {
+            map.insert(aux.clone(), Term::fresh(aux.var_name().unwrap_or("v"), aux.sort.clone()));
+        }
+        let Some(Effect { values: outs, constraints }) = effect(tf, &map) else { return Step::Blocked };
+        match kind {
+            Kind::Internal => {}
+            Kind::Call => {
+                let locals = self.locals.iter().map(|x| (x.clone(), self.values.get(x).cloned())).collect();
+                self.calls.push(Pending { letter, locals });
+                self.trail.push(Undo::Called);
+            }
+            Kind::Return(_) => {
+                let Some(pending) = self.calls.pop() else { return Step::Blocked };
+                for (x, v) in &pending.locals {
+                    self.set(x, v.clone());
+                }
+                self.trail.push(Undo::Returned(pending));
+            }
+        }
+        // A value that is neither a constant nor a symbol becomes a symbol defined in the
+        // solver: values stay small however long the path (`x - 1` a thousand times over).
+        let mut definitions = vec![];
+        for (x, v) in outs {
+            let v = if v.is_literal() || v.is_var() {
+                v
+            } else {
+                let symbol = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+                definitions.push(eq(&symbol, &v));
+                symbol
+            };
+            self.set(&x, Some(v));
+        }
+        if constraints.is_empty() && definitions.is_empty() {
+            return Step::Taken { scoped: false };
+        }
+        self.solver.push();
+        for c in definitions.iter().chain(&constraints) {
+            self.solver.assert(c);
+        }
+        if constraints.is_empty() {
+            return Step::Taken { scoped: true };
+        }
+        self.solver.set_timeout_ms(QueryBudget::of(config).next_ms());
+        match self.solver.check() {
+            SatResult::Unsat => {
+                self.solver.pop();
+                Step::Blocked
+            }
+            _ => Step::Taken { scoped: true },
+        }
+    }
+
+    /// The value of `x` (a symbol of its own until something is assigned).
+    fn value(&mut self, x: &Term) -> Term {
+        if let Some(v) = self.values.get(x) {
+            return v.clone();
+        }
+        let v = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+        self.set(x, Some(v.clone()));
+        v
+    }
+
+    fn set(&mut self, x: &Term, v: Option<Term>) {
+        let old = match v {
+            Some(v) => self.values.insert(x.clone(), v),
+            None => self.values.remove(x),
+        };
+        self.trail.push(Undo::Value(x.clone(), old));
+    }
+
+    fn undo_to(&mut self, len: usize) {
+        while self.trail.len() > len {
+            match self.trail.pop() {
+                Some(Undo::Value(x, Some(v))) => {
+                    self.values.insert(x, v);
+                }
+                Some(Undo::Value(x, None)) => {
+                    self.values.remove(&x);
+                }
+                Some(Undo::Called) => {
+                    self.calls.pop();
+                }
+                Some(Undo::Returned(p)) => self.calls.push(p),
+                None => {}
+            }
+        }
+    }
+}
+
+/// The new values of the variables a letter assigns, and the constraints it adds.
+struct Effect {
+    values: Vec<(Term, Term)>,
+    constraints: Vec<Term>,
+}
+
+/// What a letter does given the values it reads (`map`: its in-instances and auxiliaries to
+/// terms): the new value of each variable it assigns, and the constraints on the symbols left
+/// over; `None` when a constraint folds to false. An out-instance gets the value of an equation
+/// that defines it; one that none defines becomes a symbol of its own.
+fn effect(tf: &TransFormula, map: &HashMap<Term, Term>) -> Option<Effect> {
+    let outs: HashMap<Term, Term> =
+        tf.out_vars.iter().filter(|(x, o)| tf.in_vars.get(*x) != Some(*o)).map(|(x, o)| (o.clone(), x.clone())).collect();
+    let mut parts: Vec<Term> = conjuncts(&substitute(&tf.formula, map));
+    let mut defined: HashMap<Term, Term> = HashMap::new();
+    loop {
+        let found = parts.iter().enumerate().find_map(|(i, p)| {
+            let (Some(Op::Eq), [a, b]) = (p.op(), p.args.as_slice()) else { return None };
+            [(a, b), (b, a)].into_iter().find_map(|(o, e)| {
+                let open = |t: &Term| free_vars(t).iter().any(|v| outs.contains_key(v) && !defined.contains_key(v));
+                (outs.contains_key(o) && !defined.contains_key(o) && !open(e)).then(|| (i, o.clone(), substitute(e, &defined)))
+            })
+        });
+        let Some((i, o, e)) = found else { break };
+        parts.remove(i);
+        defined.insert(o, e);
+    }
+    for (o, x) in &outs {
+        defined.entry(o.clone()).or_insert_with(|| Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone()));
+    }
+    let mut constraints = vec![];
+    for p in parts {
+        let p = substitute(&p, &defined);
+        if p.is_false() {
+            return None;
+        }
+        if !p.is_true() {
+            constraints.push(p);
+        }
+    }
+    let values = outs.iter().map(|(o, x)| (x.clone(), defined[o].clone())).collect();
+    Some(Effect { values, constraints })
+}
