@@ -3,8 +3,8 @@
 //! values of the variables as terms. Values that are constants fold as the search goes, so a
 //! deterministic computation (a recursion to depth 20, a loop of a thousand iterations) costs
 //! no solver call; a branch on symbolic values asks the solver whether the path condition stays
-//! satisfiable. The search deepens its bound (×4 from 256 letters) until an error is reached or
-//! time ends. A word that reaches an error is checked exactly and resolved into source steps
+//! satisfiable. The search deepens its bound (×4 from 256 letters, up to 2^20) until an error
+//! is reached or time ends. A word that reaches an error is checked exactly and resolved into source steps
 //! like every FALSE ([`cegar::counterexample`]); the engine only refutes.
 
 use crate::annotation::Proof;
@@ -45,9 +45,12 @@ impl Engine for Exec {
     }
 }
 
-/// The first bound on the length of a word, and its factor from one round to the next.
+/// The first bound on the length of a word, its factor from one round to the next, and the
+/// last bound (a longer path could not be checked exactly in time, and its search state would
+/// fill gigabytes).
 const FIRST_BOUND: usize = 256;
 const BOUND_FACTOR: usize = 4;
+const LAST_BOUND: usize = 1 << 20;
 
 /// A call that has not returned: its letter and the caller's local variables at the call.
 struct Pending {
@@ -126,6 +129,7 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
             Round::Stopped(why) => break format!("exec: {why}: no error path of at most {} letters", bound / BOUND_FACTOR),
             Round::Exhausted => break "exec: no error path (exec does not prove)".to_string(),
             // every node was left: the values, the call stack and the solver are as at the start
+            Round::Bounded if bound >= LAST_BOUND => break format!("exec: no error path of at most {bound} letters (the longest it searches)"),
             Round::Bounded => bound *= BOUND_FACTOR,
         }
     };
