@@ -64,14 +64,15 @@ struct Cli {
     /// depth-first search of paths with constant folding; only refutes), `buchi` (termination:
     /// lassos, ranking functions, nontermination arguments). An engine without a share gets all the time
     /// left; one with a kind (`flat`, `recursive`, `threads`) runs only on programs of that
-    /// kind. Default: `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer`, and `buchi` for
+    /// kind. Default: `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec`, and `buchi` for
     /// `--property termination`; engines that decide the other question are skipped.
     #[arg(long, value_name = "STRATEGY")]
     engine: Option<Strategy>,
 
     /// How many engines of the strategy run at once (default: the number of cores). Above 1,
-    /// the strategy's last engine runs on a thread of its own with all the time, the others on
-    /// the remaining threads; the first TRUE or FALSE wins and stops the rest.
+    /// the strategy's main engine (the last that answers both TRUE and FALSE) runs on a thread
+    /// of its own with all the time, the others on the remaining threads; the first TRUE or
+    /// FALSE wins and stops the rest.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
 

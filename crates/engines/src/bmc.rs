@@ -30,6 +30,10 @@ impl Engine for Bmc {
         "bmc"
     }
 
+    fn decides_both(&self) -> bool {
+        false
+    }
+
     fn about(&self) -> &'static str {
         "bounded model checking: the program automaton unrolled letter by letter into one incremental query (can only refute)"
     }
@@ -39,7 +43,7 @@ impl Engine for Bmc {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        let verdict = on_automaton(task, config, stats, |a, stats| unroll(task.entry, a, config, stats));
+        let verdict = on_automaton(task, config, ir::Acceleration::Polynomial, stats, |a, stats| unroll(task.entry, a, config, stats));
         (verdict.unwrap_or_else(|e| Verdict::unknown(format!("bmc: {e}"))), None)
     }
 }

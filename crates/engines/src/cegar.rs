@@ -6,6 +6,7 @@
 //! interleavings of threads is behind [`Abstraction`]; everything else is here.
 
 use crate::annotation::Proof;
+use crate::budget::QueryBudget;
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::sources::Session;
 use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
@@ -249,7 +250,13 @@ pub(crate) fn counterexample(
     }
     // Each step is tagged with its letter: the pieces of a block inherit it.
     let steps = word.iter().map(|&l| (letters[l].block(), l)).collect();
-    let check: &mut cex::TraceChecker<usize> = &mut |tfs, tags| check_scoped_trace(tfs, a.nesting(tags).as_ref(), solver);
+    // Resolving a long trace's blocks takes a check per choice: past the engine's time the
+    // answer keeps the letters (the trace is feasible; only its source steps are missing).
+    let budget = QueryBudget::of(config);
+    let check: &mut cex::TraceChecker<usize> = &mut |tfs, tags| match budget.stopped() {
+        Some(why) => TraceCheck::Unknown(why.to_string()),
+        None => check_scoped_trace(tfs, a.nesting(tags).as_ref(), solver),
+    };
     let origin = |&l: &usize| cex::Origin { cfg: a.original(letters[l].cfg), thread: a.thread_of(l) };
     let (initial, steps, source_steps) = match cex::source_counterexample(steps, &origin, check, overapprox) {
         Err(unconfirmed) => return Verdict::Unknown(unconfirmed),

@@ -28,6 +28,10 @@ impl Engine for Exec {
         "exec"
     }
 
+    fn decides_both(&self) -> bool {
+        false
+    }
+
     fn about(&self) -> &'static str {
         "symbolic execution: a depth-first search of the program's paths with constant folding and a solver for symbolic branches (can only refute)"
     }
@@ -40,7 +44,7 @@ impl Engine for Exec {
         // one statement per letter keeps each letter a conjunction whose values fold; an
         // accelerated loop would make them symbolic
         let single = Config { large_blocks: false, accelerate: false, ..config.clone() };
-        let verdict = on_automaton(task, &single, stats, |a, stats| search(task.entry, a, config, stats));
+        let verdict = on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, config, stats));
         (verdict.unwrap_or_else(|e| Verdict::unknown(format!("exec: {e}"))), None)
     }
 }
@@ -108,7 +112,9 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
         stats.trace_checks += 1;
         let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
         checker.set_timeout_ms(config.exact_recheck_ms());
-        match check_scoped_trace(&trace, a.nesting(word).as_ref(), checker.as_mut()) {
+        let checked = check_scoped_trace(&trace, a.nesting(word).as_ref(), checker.as_mut());
+        tracing::debug!("exec: checked");
+        match checked {
             TraceCheck::Feasible(model) => match cegar::counterexample(entry, a, word, target, &model, checker.as_mut(), config) {
                 v @ Verdict::Unknown(_) => {
                     unconfirmed.get_or_insert(v);
@@ -129,7 +135,9 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
             Round::Stopped(why) => break format!("exec: {why}: no error path of at most {} letters", bound / BOUND_FACTOR),
             Round::Exhausted => break "exec: no error path (exec does not prove)".to_string(),
             // every node was left: the values, the call stack and the solver are as at the start
-            Round::Bounded if bound >= LAST_BOUND => break format!("exec: no error path of at most {bound} letters (the longest it searches)"),
+            Round::Bounded if bound >= LAST_BOUND => {
+                break format!("exec: no error path of at most {bound} letters (the longest it searches)")
+            }
             Round::Bounded => bound *= BOUND_FACTOR,
         }
     };

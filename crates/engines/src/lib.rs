@@ -39,7 +39,8 @@ pub struct Config {
     pub deadline: Option<Instant>,
     /// Compose straight-line code and branches into large blocks.
     pub large_blocks: bool,
-    /// Add an accelerated self-loop next to each self-loop that is a guarded translation.
+    /// Add an accelerated self-loop next to each self-loop path with a closed form (linear
+    /// ones; the engine `bmc` takes every closed form); `false`: none.
     pub accelerate: bool,
     /// The engines to run and their shares of the time.
     pub strategy: Strategy,

@@ -1,5 +1,5 @@
-//! The parallel portfolio: the engines of a strategy on several threads at once. The last
-//! engine of the strategy (the one that gets the time the others leave, trace abstraction by
+//! The parallel portfolio: the engines of a strategy on several threads at once. The main
+//! engine of the strategy (the last that answers both TRUE and FALSE, trace abstraction by
 //! default) runs on a lane of its own with all the time; the others are dealt to the remaining
 //! lanes, each lane running its engines in turn with their shares. The first TRUE or FALSE
 //! wins and cancels the other lanes; every lane answers as it would alone (a FALSE with a
@@ -8,7 +8,7 @@
 
 use crate::annotation::Proof;
 use crate::budget::CancelToken;
-use crate::strategy::{Strategy, Task};
+use crate::strategy::{Share, Step, Strategy, Task};
 use crate::{Config, Stats, Verdict};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -16,11 +16,13 @@ use std::time::Duration;
 /// Stack size of a lane's thread: Z3 and the term algorithms recurse over formulas.
 pub const LANE_STACK: usize = 1 << 30;
 
-/// The strategy's steps dealt to at most `jobs` lanes: the last step alone on lane 0, the
-/// others round-robin on the rest (in their order).
+/// The strategy's steps dealt to at most `jobs` lanes: the main step (the last whose engine
+/// decides both ways) alone on lane 0 with all the time, the others round-robin on the rest
+/// (in their order).
 pub fn lanes(strategy: &Strategy, jobs: usize) -> Vec<Strategy> {
-    let Some((last, others)) = strategy.0.split_last() else { return vec![] };
-    let mut lanes = vec![Strategy(vec![*last])];
+    let Some(main) = strategy.0.iter().rposition(|s| s.engine.decides_both()).or(strategy.0.len().checked_sub(1)) else { return vec![] };
+    let mut lanes = vec![Strategy(vec![Step { share: Share::REST, ..strategy.0[main] }])];
+    let others: Vec<Step> = strategy.0.iter().enumerate().filter(|(i, _)| *i != main).map(|(_, s)| *s).collect();
     let more = jobs.saturating_sub(1).clamp(1, others.len().max(1));
     let mut rest: Vec<Strategy> = (0..more).map(|_| Strategy(vec![])).collect();
     for (i, step) in others.iter().enumerate() {
@@ -102,6 +104,12 @@ pub fn run(
                         stats.engine = lane_stats.engine.clone();
                         a.winner = Some((verdict, proof));
                     } else if i == 0 {
+                        // an error path only bit-precise semantics can decide: the run is over
+                        // (a bit-precise run needs the time, and the other lanes read the same
+                        // statements)
+                        if matches!(&verdict, Verdict::Unknown(u) if u.bit_precise_may_decide) {
+                            cancels[k].cancel();
+                        }
                         a.first_lane = Some((verdict, proof));
                     }
                     // every task all lanes answered goes out, in order
@@ -133,11 +141,14 @@ mod tests {
     }
 
     #[test]
-    fn the_last_engine_gets_a_lane_of_its_own() {
+    fn the_main_engine_gets_a_lane_of_its_own() {
         let s = Strategy::default();
-        assert_eq!(names(&lanes(&s, 2)), ["automizer", "cells:33.3%,horn:12.5%:10s,art@threads:50%"]);
-        assert_eq!(names(&lanes(&s, 3)), ["automizer", "cells:33.3%,art@threads:50%", "horn:12.5%:10s"]);
-        assert_eq!(names(&lanes(&s, 8)), ["automizer", "cells:33.3%", "horn:12.5%:10s", "art@threads:50%"]);
+        assert_eq!(names(&lanes(&s, 2)), ["automizer", "cells:33.3%,horn:12.5%:10s,art@threads:50%,bmc:50%,exec"]);
+        assert_eq!(names(&lanes(&s, 3)), ["automizer", "cells:33.3%,art@threads:50%,exec", "horn:12.5%:10s,bmc:50%"]);
+        assert_eq!(names(&lanes(&s, 8)), ["automizer", "cells:33.3%", "horn:12.5%:10s", "art@threads:50%", "bmc:50%", "exec"]);
+        // without an engine that decides both ways, the last step is the main one
+        let refuters: Strategy = "bmc:50%,exec".parse().expect("parses");
+        assert_eq!(names(&lanes(&refuters, 2)), ["exec", "bmc:50%"]);
         let one: Strategy = "automizer".parse().expect("parses");
         assert_eq!(names(&lanes(&one, 4)), ["automizer"]);
     }

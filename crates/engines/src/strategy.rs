@@ -41,32 +41,45 @@ pub trait Engine: Sync {
     fn decides_termination(&self) -> bool {
         false
     }
+    /// Whether it can answer both TRUE and FALSE (not only prove, or only refute). The last
+    /// such step of a strategy is its main engine.
+    fn decides_both(&self) -> bool {
+        true
+    }
     /// Verifies `task` within `config.deadline`, stopping early when `config.cancel` is raised.
     /// A TRUE answer comes with its checked proof.
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>);
 }
 
-/// The CFG the engines explore: large blocks and accelerated loops, as configured.
+/// The CFG the engines explore: large blocks and loops accelerated by linear closed forms, as
+/// configured.
 pub(crate) fn encode(cfg: &Cfg, config: &Config) -> Cfg {
+    encode_with(cfg, config, ir::Acceleration::Linear)
+}
+
+/// [`encode`] with loops accelerated by closed forms of the given kind.
+pub(crate) fn encode_with(cfg: &Cfg, config: &Config, kind: ir::Acceleration) -> Cfg {
     let encoded = if config.large_blocks { ir::large_block_encoding(cfg) } else { cfg.clone() };
     if config.accelerate {
-        ir::accelerate(&encoded)
+        ir::accelerate(&encoded, kind)
     } else {
         encoded
     }
 }
 
 /// Runs `f` on the program automaton of `task` (an engine that explores the automaton itself:
-/// flat words, nested words, or the interleavings of threads); `Err` if it cannot be built.
+/// flat words, nested words, or the interleavings of threads), its flat loops accelerated by
+/// closed forms of the given kind; `Err` if it cannot be built.
 pub(crate) fn on_automaton<R>(
     task: &Task,
     config: &Config,
+    acceleration: ir::Acceleration,
     stats: &mut Stats,
     f: impl FnOnce(&dyn crate::cegar::Abstraction, &mut Stats) -> R,
 ) -> Result<R, String> {
     match task.prepared {
         Prepared::Flat(cfg) => {
-            let encoded = encode(cfg, config);
+            let encoded = encode_with(cfg, config, acceleration);
             automizer::Flat::new(cfg, &encoded).map(|a| f(&a, stats))
         }
         Prepared::Concurrent(tp) => interleaving::Interleaved::new(tp, config, stats).map(|a| f(&a, stats)),
@@ -145,6 +158,10 @@ impl Engine for CellAbstraction {
         "cells"
     }
 
+    fn decides_both(&self) -> bool {
+        false
+    }
+
     fn about(&self) -> &'static str {
         "array cell abstraction by Horn solving, then Houdini over range templates (can only prove)"
     }
@@ -176,6 +193,10 @@ pub struct Horn;
 impl Engine for Horn {
     fn name(&self) -> &'static str {
         "horn"
+    }
+
+    fn decides_both(&self) -> bool {
+        false
     }
 
     fn about(&self) -> &'static str {
@@ -351,7 +372,9 @@ impl Default for Strategy {
             Step { engine: &CellAbstraction, share: Share { fraction: 1.0 / 3.0, max: None }, only: None },
             Step { engine: &Horn, share: Share { fraction: 1.0 / 8.0, max: Some(Duration::from_secs(10)) }, only: None },
             Step { engine: &crate::art::Art, share: Share { fraction: 0.5, max: None }, only: Some(Kind::Threads) },
-            Step { engine: &TraceAbstraction, share: Share::REST, only: None },
+            Step { engine: &TraceAbstraction, share: Share { fraction: 0.8, max: None }, only: None },
+            Step { engine: &crate::bmc::Bmc, share: Share { fraction: 0.5, max: None }, only: None },
+            Step { engine: &crate::exec::Exec, share: Share::REST, only: None },
         ])
     }
 }
@@ -383,9 +406,11 @@ impl Strategy {
     }
 
     /// Each applicable engine in turn with its share of the time, until one answers TRUE or
-    /// FALSE (or the run is out of time or canceled). UNKNOWN gives the last engine's reason.
+    /// FALSE (or the run is out of time or canceled). UNKNOWN gives the reason of the last
+    /// engine that decides both ways, or else of the last engine.
     pub fn run_in_turn(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
         let mut answer = None;
+        let mut main_answer = None;
         let mut skipped = vec![];
         for step in &self.0 {
             if step.engine.decides_termination() != config.termination {
@@ -412,9 +437,18 @@ impl Strategy {
                 stats.engine = Some(step.engine.name().to_string());
                 return (verdict, proof);
             }
-            answer = Some((verdict, proof));
+            if step.engine.decides_both() {
+                // an error path only bit-precise semantics can decide ends the run: the other
+                // engines read the same statements, and a bit-precise run needs the time
+                if matches!(&verdict, Verdict::Unknown(u) if u.bit_precise_may_decide) {
+                    return (verdict, proof);
+                }
+                main_answer = Some((verdict, proof));
+            } else {
+                answer = Some((verdict, proof));
+            }
         }
-        answer.unwrap_or_else(|| (Verdict::unknown(format!("no engine applies: {}", skipped.join("; "))), None))
+        main_answer.or(answer).unwrap_or_else(|| (Verdict::unknown(format!("no engine applies: {}", skipped.join("; "))), None))
     }
 }
 
@@ -497,7 +531,7 @@ mod tests {
     #[test]
     fn the_default_strategy_reads_back() {
         let text = Strategy::default().to_string();
-        assert_eq!(text, "cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer");
+        assert_eq!(text, "cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec");
         let back: Strategy = text.parse().expect("parses");
         assert_eq!(back.to_string(), text);
         assert_eq!(back.0[1].share, Share { fraction: 0.125, max: Some(Duration::from_secs(10)) });

@@ -159,3 +159,44 @@ fn a_portfolio_goes_through_the_entries_in_order_and_stops_at_a_false() {
     assert_eq!(verdicts, ["TRUE", "FALSE"], "the third entry is not answered after the FALSE");
     assert!(answers[0].1.as_ref().is_some_and(|p| p.checked == Some(true)), "the TRUE comes with its checked proof");
 }
+
+/// An engine that answers UNKNOWN at once with its name as the reason.
+struct GivesUp {
+    name: &'static str,
+    decides_both: bool,
+}
+
+impl Engine for GivesUp {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn about(&self) -> &'static str {
+        "gives up"
+    }
+    fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
+        None
+    }
+    fn decides_both(&self) -> bool {
+        self.decides_both
+    }
+    fn run(&self, _: &Task, _: &Config, _: &mut Stats) -> (Verdict, Option<Proof>) {
+        (Verdict::unknown(self.name), None)
+    }
+}
+
+static MAIN: GivesUp = GivesUp { name: "main", decides_both: true };
+static FINDER: GivesUp = GivesUp { name: "finder", decides_both: false };
+
+#[test]
+fn an_unknown_gives_the_main_engines_reason() {
+    // the bug finder after the main engine runs too, but the reason is the main engine's
+    let strategy = Strategy(vec![
+        Step { engine: &MAIN, share: Share { fraction: 0.8, max: None }, only: None },
+        Step { engine: &FINDER, share: Share::REST, only: None },
+    ]);
+    for jobs in [1, 2] {
+        let config = Config { strategy: strategy.clone(), ..config("automizer", jobs) };
+        let (verdict, _, _) = run(counter(10), &config);
+        assert!(matches!(&verdict, Verdict::Unknown(u) if u.reason == "main"), "{jobs}: {verdict:?}");
+    }
+}

@@ -20,8 +20,10 @@
 //!
 //! The new edge is contained in the loop's `k`-fold iteration, so proofs stay proofs, and a
 //! feasible trace through it is a real execution: bugs behind a million iterations become
-//! traces of three letters. Closed forms of degree 2 and more are non-linear integer arithmetic:
-//! the solver decides them within the query budget, and its UNKNOWN is never a FALSE.
+//! traces of three letters. Closed forms of degree 2 and more, and those where the number of
+//! iterations multiplies a variable, are non-linear integer arithmetic: the solver decides them
+//! within the query budget, and its UNKNOWN is never a FALSE. They are only added on request
+//! ([`Acceleration::Polynomial`]): trace abstraction proves less with them.
 
 use crate::recurrence::{apply, ClosedForm, Update};
 use crate::{Block, Cfg, Edge, Label, Stmt, TransFormula};
@@ -37,8 +39,20 @@ use std::collections::{BTreeMap, HashMap};
 /// At most this many paths through a loop body are looked at.
 const MAX_PATHS: usize = 16;
 
-/// `cfg` with an accelerated self-loop next to each self-loop path that has a closed form.
-pub fn accelerate(cfg: &Cfg) -> Cfg {
+/// Which closed forms acceleration uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acceleration {
+    /// Linear in the number of iterations with constant coefficients (`x + k·c`): the edge is
+    /// linear arithmetic, which interpolation and Hoare triples handle as well as the loop.
+    Linear,
+    /// Every closed form (`s + k·i + k(k+1)/2`): non-linear arithmetic, for engines that only
+    /// look for bugs (the proofs of trace abstraction suffer from it).
+    Polynomial,
+}
+
+/// `cfg` with an accelerated self-loop next to each self-loop path that has a closed form of
+/// the given kind.
+pub fn accelerate(cfg: &Cfg, kind: Acceleration) -> Cfg {
     let mut out = cfg.clone();
     for e in &cfg.edges {
         if e.src != e.dst || !matches!(e.label, Label::Stmt(_)) {
@@ -46,7 +60,7 @@ pub fn accelerate(cfg: &Cfg) -> Cfg {
         }
         let k = Term::var(&format!("#k{}", e.src), Sort::Int);
         for path in paths(&e.as_block()).unwrap_or_else(|| vec![vec![e.stmt()]]) {
-            for s in LoopPath::all(&Stmt::Seq(path).trans_formula()).iter().filter_map(|p| p.iterated(&k)) {
+            for s in LoopPath::all(&Stmt::Seq(path).trans_formula()).iter().filter_map(|p| p.iterated(&k, kind)) {
                 out.edges.push(Edge::new(e.src, e.dst, Label::Stmt(s), e.pos.clone(), e.overapprox.clone()));
             }
         }
@@ -177,12 +191,13 @@ impl LoopPath {
     /// closed form): `assume G; havoc k; assume k ≥ 1 ∧ side; assume G(P(k - 1)); x := P(k);
     /// havoc k`, where `side` are the conditions under which the moving atoms holding at the
     /// ends hold between. The last havoc keeps `k` out of every assertion after the loop.
-    fn iterated(&self, k: &Term) -> Option<Stmt> {
+    fn iterated(&self, k: &Term, kind: Acceleration) -> Option<Stmt> {
         let (path, form) = [self.clone(), self.twice()]
             .into_iter()
             .filter(LoopPath::keeps_booleans)
             .find_map(|p| ClosedForm::of(&p.update).map(|f| (p, f)))?;
-        if path.update.is_empty() {
+        let linear = form.degree() <= 1 && form.coeffs.values().all(|c| c.iter().skip(1).all(LinExpr::is_constant));
+        if path.update.is_empty() || (kind == Acceleration::Linear && !linear) {
             return None;
         }
         let moves = |g: &Term| free_vars(g).iter().any(|x| path.update.contains_key(x));

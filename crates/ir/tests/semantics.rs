@@ -1,6 +1,6 @@
 //! Transition formulas, large-block encoding and entry preparation, checked semantically.
 
-use ir::{Call, Cfg, Edge, Label, Procedure, Program, Stmt, TransFormula, Violation, ViolationKind};
+use ir::{Acceleration, Call, Cfg, Edge, Label, Procedure, Program, Stmt, TransFormula, Violation, ViolationKind};
 use smt::build::*;
 use smt::simplify::is_valid;
 use smt::subst::substitute;
@@ -150,7 +150,8 @@ fn self_loop(body: Stmt) -> Cfg {
 fn accelerated_translation_is_every_number_of_iterations() {
     // while (x < 10 && y > 0) x := x + 3;
     let body = Stmt::Seq(vec![Stmt::Assume(and(&[lt(&x(), &int(10)), gt(&y(), &int(0))])), Stmt::Assign(vec![(x(), add(&[x(), int(3)]))])]);
-    let cfg = ir::accelerate(&self_loop(body.clone()));
+    assert_eq!(ir::accelerate(&self_loop(body.clone()), Acceleration::Linear).edges.len(), 1);
+    let cfg = ir::accelerate(&self_loop(body.clone()), Acceleration::Polynomial);
     assert_eq!(cfg.edges.len(), 2);
     let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
     let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.trans_formula());
@@ -181,7 +182,8 @@ fn accelerated_sum_of_a_counter_is_every_number_of_iterations() {
         Stmt::Assign(vec![(x(), add(&[x(), int(1)]))]),
         Stmt::Assign(vec![(y(), add(&[y(), x()]))]),
     ]);
-    let cfg = ir::accelerate(&self_loop(body.clone()));
+    assert_eq!(ir::accelerate(&self_loop(body.clone()), Acceleration::Linear).edges.len(), 1);
+    let cfg = ir::accelerate(&self_loop(body.clone()), Acceleration::Polynomial);
     assert_eq!(cfg.edges.len(), 2);
     let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
     let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.trans_formula());
@@ -208,16 +210,16 @@ fn only_loops_with_closed_forms_are_accelerated() {
     let doubling = Stmt::Seq(vec![Stmt::Assume(lt(&x(), &int(10))), Stmt::Assign(vec![(x(), mul(&[int(2), x()]))])]);
     let non_linear_guard = Stmt::Seq(vec![Stmt::Assume(lt(&mul(&[x(), y()]), &int(10))), Stmt::Assign(vec![(x(), add(&[x(), int(1)]))])]);
     for body in [not_convex, doubling, non_linear_guard] {
-        assert_eq!(ir::accelerate(&self_loop(body.clone())).edges.len(), 1, "{body:?}");
+        assert_eq!(ir::accelerate(&self_loop(body.clone()), Acceleration::Linear).edges.len(), 1, "{body:?}");
     }
     // a reset has the closed form `x = 0` from the first iteration on
-    assert_eq!(ir::accelerate(&self_loop(Stmt::Assign(vec![(x(), int(0))]))).edges.len(), 2);
+    assert_eq!(ir::accelerate(&self_loop(Stmt::Assign(vec![(x(), int(0))])), Acceleration::Linear).edges.len(), 2);
     // A guard over variables the loop does not assign may be anything.
     let any_guard = Stmt::Seq(vec![
         Stmt::Assume(and(&[lt(&x(), &int(10)), or(&[eq(&y(), &int(1)), eq(&y(), &int(5))])])),
         Stmt::Assign(vec![(x(), add(&[x(), int(1)]))]),
     ]);
-    assert_eq!(ir::accelerate(&self_loop(any_guard)).edges.len(), 2);
+    assert_eq!(ir::accelerate(&self_loop(any_guard), Acceleration::Linear).edges.len(), 2);
 }
 
 #[test]
@@ -230,7 +232,7 @@ fn each_path_through_a_branching_body_is_accelerated_on_its_own() {
     cfg.add_stmt(h, h, second, None);
     let lbe = ir::large_block_encoding(&cfg);
     assert_eq!(lbe.edges.len(), 1, "{:?}", lbe.edges);
-    let accelerated = ir::accelerate(&lbe);
+    let accelerated = ir::accelerate(&lbe, Acceleration::Linear);
     assert_eq!(accelerated.edges.len(), 3);
     // The second path's edge moves y by k and x by 2k.
     let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.edges[2].stmt().trans_formula());

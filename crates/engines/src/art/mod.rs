@@ -92,7 +92,7 @@ impl Engine for Art {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        on_automaton(task, config, stats, |a, stats| explore(task.entry, a, config, stats))
+        on_automaton(task, config, ir::Acceleration::Linear, stats, |a, stats| explore(task.entry, a, config, stats))
             .unwrap_or_else(|e| (Verdict::unknown(format!("art: {e}")), None))
     }
 }
