@@ -110,11 +110,17 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
     let mut confirm = |word: &[usize], target: usize| -> Option<Verdict> {
         tracing::debug!("exec: an error path of {} letters", word.len());
         stats.trace_checks += 1;
-        let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
         checker.set_timeout_ms(config.exact_recheck_ms());
-        let checked = check_scoped_trace(&trace, a.nesting(word).as_ref(), checker.as_mut());
-        tracing::debug!("exec: checked");
-        match checked {
+        // The letters are single statements: resolving them into source steps is one trace
+        // check of the path, which confirms it; only if that fails is the word checked alone.
+        let unchecked = refine::Counterexample { states: vec![] };
+        if let Verdict::Unsafe(cex) = cegar::counterexample(entry, a, word, target, &unchecked, checker.as_mut(), config) {
+            if cex.source_steps {
+                return Some(Verdict::Unsafe(cex));
+            }
+        }
+        let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
+        match check_scoped_trace(&trace, a.nesting(word).as_ref(), checker.as_mut()) {
             TraceCheck::Feasible(model) => match cegar::counterexample(entry, a, word, target, &model, checker.as_mut(), config) {
                 v @ Verdict::Unknown(_) => {
                     unconfirmed.get_or_insert(v);
