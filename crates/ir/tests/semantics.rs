@@ -150,8 +150,7 @@ fn self_loop(body: Stmt) -> Cfg {
 fn accelerated_translation_is_every_number_of_iterations() {
     // while (x < 10 && y > 0) x := x + 3;
     let body = Stmt::Seq(vec![Stmt::Assume(and(&[lt(&x(), &int(10)), gt(&y(), &int(0))])), Stmt::Assign(vec![(x(), add(&[x(), int(3)]))])]);
-    assert_eq!(ir::accelerate(&self_loop(body.clone()), Acceleration::Linear).edges.len(), 1);
-    let cfg = ir::accelerate(&self_loop(body.clone()), Acceleration::Polynomial);
+    let cfg = ir::accelerate(&self_loop(body.clone()), Acceleration::Linear);
     assert_eq!(cfg.edges.len(), 2);
     let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
     let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.trans_formula());
