@@ -224,8 +224,8 @@ impl Search<'_> {
 
     /// Takes `letter`: updates the values, the call stack and the path condition.
     fn take(&mut self, letter: usize, config: &Config) -> Step {
-        let tf = &self.a.letters()[letter].formula;
-        let kind = self.a.letters()[letter].kind.clone();
+        let a = self.a;
+        let (tf, kind) = (&a.letters()[letter].formula, &a.letters()[letter].kind);
         // the values the letter reads (a return reads the callee's exit)
         let mut map: HashMap<Term, Term> = HashMap::new();
         for (x, i) in &tf.in_vars {

@@ -104,10 +104,7 @@ pub fn run(
                         stats.engine = lane_stats.engine.clone();
                         a.winner = Some((verdict, proof));
                     } else if i == 0 {
-                        // an error path only bit-precise semantics can decide: the run is over
-                        // (a bit-precise run needs the time, and the other lanes read the same
-                        // statements)
-                        if matches!(&verdict, Verdict::Unknown(u) if u.bit_precise_may_decide) {
+                        if verdict.awaits_bit_precise() {
                             cancels[k].cancel();
                         }
                         a.first_lane = Some((verdict, proof));

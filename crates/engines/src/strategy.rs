@@ -438,9 +438,7 @@ impl Strategy {
                 return (verdict, proof);
             }
             if step.engine.decides_both() {
-                // an error path only bit-precise semantics can decide ends the run: the other
-                // engines read the same statements, and a bit-precise run needs the time
-                if matches!(&verdict, Verdict::Unknown(u) if u.bit_precise_may_decide) {
+                if verdict.awaits_bit_precise() {
                     return (verdict, proof);
                 }
                 main_answer = Some((verdict, proof));

@@ -25,7 +25,7 @@
 //! within the query budget, and its UNKNOWN is never a FALSE. They are only added on request
 //! ([`Acceleration::Polynomial`]): trace abstraction proves less with them.
 
-use crate::recurrence::{apply, ClosedForm, Update};
+use crate::recurrence::{apply, substitute_lin, ClosedForm, Update};
 use crate::{Block, Cfg, Edge, Label, Stmt, TransFormula};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -101,8 +101,6 @@ struct LoopPath {
     update: Update,
     /// The new value of each assigned Boolean variable.
     bools: BTreeMap<Term, Term>,
-    /// How many iterations of the body one iteration of this path is.
-    period: u32,
 }
 
 /// A guard atom `e rel 0`.
@@ -167,8 +165,9 @@ impl LoopPath {
             }
             guard.push(substitute(&p, canonical));
         }
-        let update = defined.into_iter().map(|(o, e)| (assigned[&o].clone(), rename(&e, canonical))).collect();
-        Some(LoopPath { guard, update, bools, period: 1 })
+        let update =
+            defined.into_iter().map(|(o, e)| (assigned[&o].clone(), substitute_lin(&e, |x| canonical.get(x).map(LinExpr::atom)))).collect();
+        Some(LoopPath { guard, update, bools })
     }
 
     /// The body taken twice.
@@ -179,7 +178,7 @@ impl LoopPath {
         guard.extend(self.guard.iter().map(|g| substitute(g, &values)));
         let update = self.update.iter().map(|(x, e)| (x.clone(), apply(e, &self.update, true))).collect();
         let bools = self.bools.iter().map(|(b, e)| (b.clone(), substitute(e, &values))).collect();
-        LoopPath { guard, update, bools, period: 2 * self.period }
+        LoopPath { guard, update, bools }
     }
 
     /// Whether the Boolean variables keep their values (as `b := !b` does taken twice).
@@ -192,8 +191,8 @@ impl LoopPath {
     /// havoc k`, where `side` are the conditions under which the moving atoms holding at the
     /// ends hold between. The last havoc keeps `k` out of every assertion after the loop.
     fn iterated(&self, k: &Term, kind: Acceleration) -> Option<Stmt> {
-        let (path, form) = [self.clone(), self.twice()]
-            .into_iter()
+        let (path, form) = std::iter::once(self.clone())
+            .chain(std::iter::once_with(|| self.twice()))
             .filter(LoopPath::keeps_booleans)
             .find_map(|p| ClosedForm::of(&p.update).map(|f| (p, f)))?;
         let linear = form.degree() <= 1 && form.coeffs.values().all(|c| c.iter().skip(1).all(LinExpr::is_constant));
@@ -241,7 +240,7 @@ fn definition(
     if p.op() != Some(&Op::Eq) || p.args.len() != 2 || p.args[0].sort != Sort::Int {
         return None;
     }
-    let e = apply_defined(&smt::linear::difference(&p.args[0], &p.args[1])?, defined);
+    let e = substitute_lin(&smt::linear::difference(&p.args[0], &p.args[1])?, |x| defined.get(x).cloned());
     let mut unknown = e.coeffs.iter().filter(|(x, _)| !canonical.contains_key(*x));
     let (out, c) = unknown.next()?;
     if unknown.next().is_some() || !assigned.contains_key(out) || defined.contains_key(out) || !c.abs().is_one() {
@@ -289,24 +288,6 @@ fn boolean_definition(p: &Term, out: &Term) -> Option<Term> {
         (Some(Op::Eq), [a, b]) if b == out => Some(a.clone()),
         _ => None,
     }
-}
-
-/// `e` with the defined out-instances replaced by their values.
-fn apply_defined(e: &LinExpr, defined: &HashMap<Term, LinExpr>) -> LinExpr {
-    let mut out = LinExpr::constant(e.constant.clone());
-    for (x, c) in &e.coeffs {
-        out.add_scaled(defined.get(x).unwrap_or(&LinExpr::atom(x)), c);
-    }
-    out
-}
-
-/// `e` over canonical variables.
-fn rename(e: &LinExpr, canonical: &HashMap<Term, Term>) -> LinExpr {
-    let mut out = LinExpr::constant(e.constant.clone());
-    for (x, c) in &e.coeffs {
-        out.add_scaled(&LinExpr::atom(&canonical[x]), c);
-    }
-    out
 }
 
 /// A guard atom as `e rel 0` with `e` affine in integer variables (no opaque non-linear term).

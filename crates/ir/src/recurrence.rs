@@ -87,13 +87,23 @@ impl ClosedForm {
 /// variables and the constant stay (the value of `e`); without, they count as 0 (the part of `e`
 /// that a coefficient of a higher power of `t` passes on).
 pub fn apply(e: &LinExpr, values: &Update, affine: bool) -> LinExpr {
-    let mut out = if affine { LinExpr::constant(e.constant.clone()) } else { zero() };
+    if affine {
+        return substitute_lin(e, |x| values.get(x).cloned());
+    }
+    let mut out = zero();
     for (x, c) in &e.coeffs {
-        match values.get(x) {
-            Some(v) => out.add_scaled(v, c),
-            None if affine => out.add_scaled(&LinExpr::atom(x), c),
-            None => {}
+        if let Some(v) = values.get(x) {
+            out.add_scaled(v, c);
         }
+    }
+    out
+}
+
+/// `e` with each variable that `value` gives replaced by it (the others stay).
+pub fn substitute_lin(e: &LinExpr, value: impl Fn(&Term) -> Option<LinExpr>) -> LinExpr {
+    let mut out = LinExpr::constant(e.constant.clone());
+    for (x, c) in &e.coeffs {
+        out.add_scaled(&value(x).unwrap_or_else(|| LinExpr::atom(x)), c);
     }
     out
 }

@@ -78,6 +78,12 @@ impl Verdict {
     pub fn unknown(reason: impl Into<String>) -> Verdict {
         Verdict::Unknown(Unknown { reason: reason.into(), bit_precise_may_decide: false })
     }
+
+    /// An UNKNOWN at an error path that only bit-precise semantics may decide: the run ends
+    /// there (the other engines read the same statements, and a bit-precise run needs the time).
+    pub fn awaits_bit_precise(&self) -> bool {
+        matches!(self, Verdict::Unknown(u) if u.bit_precise_may_decide)
+    }
 }
 
 /// Why a run ended without a verdict.
