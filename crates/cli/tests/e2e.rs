@@ -528,7 +528,7 @@ fn run_corpus(bench: &Path, dirs: &[&str], exts: &[&str], args: &[&str]) -> Vec<
                     let mut c = counts.lock().expect("counts");
                     match (verdict, semantic_verdict(&file)) {
                         (Some(v), Some(e)) if v != e => {
-                            failures.lock().expect("failures").push(format!("WRONG {}: {line}", file.display()))
+                            failures.lock().expect("failures").push(format!("WRONG {}: {}", file.display(), r.stdout))
                         }
                         (Some(_), _) => c[0] += 1,
                         (None, _) => c[1] += 1,

@@ -26,9 +26,12 @@ impl Z3Ctx {
     pub(super) fn solver_check(&self, s: &Owned<ffi::Z3_solver>, timeout_ms: u64) -> SatResult {
         let c = self.c();
         // SAFETY: live solver.
-        let r = with_deadline(c, timeout_ms, || unsafe { ffi::Z3_solver_check(c, s.p) });
+        let (r, interrupted) = with_deadline(c, timeout_ms, || unsafe { ffi::Z3_solver_check(c, s.p) });
         if let Some(e) = self.error() {
             return SatResult::Unknown(e);
+        }
+        if interrupted {
+            return SatResult::Unknown(INTERRUPTED.into());
         }
         match r {
             ffi::Z3_L_TRUE => SatResult::Sat,
@@ -38,6 +41,10 @@ impl Z3Ctx {
         }
     }
 }
+
+/// Why an interrupted check answers unknown (whatever Z3 said: see
+/// [`super::watchdog::with_deadline`]); Z3's own reason for an interrupted check.
+const INTERRUPTED: &str = "canceled";
 
 /// Whether a sort mentions an uninterpreted sort (whose values we cannot name).
 fn has_uninterpreted(s: &Sort) -> bool {

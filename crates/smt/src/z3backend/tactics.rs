@@ -35,8 +35,11 @@ impl Z3Ctx {
             self.check_ok("goal assert")?;
             let name = cstring(tactic);
             let tac = self.own(ffi::Z3_mk_tactic(c, name.as_ptr()), "tactic")?;
-            let res = with_deadline(c, timeout_ms, || ffi::Z3_tactic_apply(c, tac.p, goal.p));
+            let (res, interrupted) = with_deadline(c, timeout_ms, || ffi::Z3_tactic_apply(c, tac.p, goal.p));
             let res = self.own(res, tactic)?;
+            if interrupted {
+                return Err(SolverError::Failure(format!("{tactic}: canceled")));
+            }
             let n = ffi::Z3_apply_result_get_num_subgoals(c, res.p);
             let mut disjuncts = Vec::new();
             for i in 0..n {

@@ -399,3 +399,19 @@ fn malformed_terms_are_errors_not_panics() {
         let _ = s.unsat_core();
     }
 }
+
+#[test]
+fn an_interrupt_that_lands_between_calls_is_taken_back() {
+    // The watchdog's interrupt may land just after the call it was meant for returned; Z3
+    // 4.8.12 then answers sat for the next incremental query, unsatisfiable as it is.
+    let cx = super::thread_ctx::thread_ctx().unwrap();
+    let c = cx.borrow().c();
+    // SAFETY: the thread's live context.
+    unsafe { ffi::Z3_interrupt(c) };
+    super::watchdog::clear_interrupt(c);
+    let mut s = Z3Solver::new();
+    s.push();
+    s.assert(&gt(&add(&[x(), int(0)]), &int(1)));
+    s.assert(&lt(&x(), &int(1)));
+    assert_eq!(s.check(), SatResult::Unsat);
+}

@@ -41,7 +41,10 @@ impl Drop for InsideSolver {
     }
 }
 
-/// Runs `f` (a Z3 call on context `ctx`) and interrupts it after `timeout_ms` (0: no limit).
+/// Runs `f` (a Z3 call on context `ctx`) and interrupts it after `timeout_ms` (0: no limit);
+/// also says whether the watchdog interrupted it. The answer of an interrupted call is not to
+/// be trusted (see [`clear_interrupt`]); the context is cleared of the interrupt before this
+/// returns.
 ///
 /// Z3 4.8.12's own `timeout` parameter and `try-for` use a thread-pool timer that deadlocks
 /// once a timer has fired (Z3 issue #5369/#5371, fixed after 4.8.12), so timeouts are
@@ -50,20 +53,40 @@ impl Drop for InsideSolver {
 /// tens of thousands of Hoare-triple checks).
 /// A call of a thread with a cancellation flag ([`interrupt_when`]) is also interrupted as soon
 /// as the flag is raised.
-pub(super) fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, f: impl FnOnce() -> R) -> R {
+pub(super) fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, f: impl FnOnce() -> R) -> (R, bool) {
     let _inside = InsideSolver::enter();
     let cancel = CANCEL.with(|c| c.borrow().clone());
     let limit = match (timeout_ms > 0, &cancel) {
         (true, _) => Duration::from_millis(timeout_ms),
         (false, Some(_)) => UNLIMITED,
-        (false, None) => return f(),
+        (false, None) => return (f(), false),
     };
-    let Some(deadline) = Instant::now().checked_add(limit) else { return f() };
+    let Some(deadline) = Instant::now().checked_add(limit) else { return (f(), false) };
     let watchdog = Watchdog::get();
     let id = watchdog.arm(deadline, InterruptHandle(ctx), cancel);
     let r = f();
-    watchdog.disarm(id);
-    r
+    let interrupted = watchdog.disarm(id);
+    if interrupted {
+        clear_interrupt(ctx);
+    }
+    (r, interrupted)
+}
+
+/// Takes back an interrupt that may still be pending in `ctx`. `Z3_interrupt` cancels the
+/// context's resource limit, and a check resets the limit only as it starts: an interrupt that
+/// lands just before or after the call it was meant for stays pending. In Z3 4.8.12 a pending
+/// interrupt makes the next assertions of an incremental solver lose their preprocessing
+/// silently, and its check answer sat for an unsatisfiable formula; other calls fail or throw
+/// where nothing catches. The check of an empty solver of its own resets the limit.
+pub(super) fn clear_interrupt(ctx: ffi::Z3_context) {
+    // SAFETY: `ctx` is live (its owner is the caller); the solver is made, used and released
+    // here, and a null solver is not used.
+    unsafe {
+        let Some(s) = ffi::Z3_mk_solver(ctx) else { return };
+        ffi::Z3_solver_inc_ref(ctx, s);
+        ffi::Z3_solver_check(ctx, s);
+        ffi::Z3_solver_dec_ref(ctx, s);
+    }
 }
 
 /// The deadline of a call without a time limit that may be canceled.
@@ -154,8 +177,10 @@ impl Watchdog {
         id
     }
 
-    fn disarm(&self, id: u64) {
-        self.lock().calls.remove(&id);
+    /// Ends the watch of call `id`; whether it was interrupted (the watchdog removes the calls
+    /// it interrupts).
+    fn disarm(&self, id: u64) -> bool {
+        self.lock().calls.remove(&id).is_none()
     }
 
     fn run(&self) {
