@@ -27,11 +27,11 @@ impl Z3Ctx {
         let c = self.c();
         // SAFETY: live solver.
         let (r, interrupted) = with_deadline(c, timeout_ms, || unsafe { ffi::Z3_solver_check(c, s.p) });
-        if let Some(e) = self.error() {
-            return SatResult::Unknown(e);
-        }
         if interrupted {
             return SatResult::Unknown(INTERRUPTED.into());
+        }
+        if let Some(e) = self.error() {
+            return SatResult::Unknown(e);
         }
         match r {
             ffi::Z3_L_TRUE => SatResult::Sat,

@@ -36,10 +36,12 @@ impl Z3Ctx {
             let name = cstring(tactic);
             let tac = self.own(ffi::Z3_mk_tactic(c, name.as_ptr()), "tactic")?;
             let (res, interrupted) = with_deadline(c, timeout_ms, || ffi::Z3_tactic_apply(c, tac.p, goal.p));
-            let res = self.own(res, tactic)?;
+            // the result of an interrupted call is not touched (its error was cleared with the
+            // interrupt: it may be no result at all); the context keeps it until its next one
             if interrupted {
                 return Err(SolverError::Failure(format!("{tactic}: canceled")));
             }
+            let res = self.own(res, tactic)?;
             let n = ffi::Z3_apply_result_get_num_subgoals(c, res.p);
             let mut disjuncts = Vec::new();
             for i in 0..n {

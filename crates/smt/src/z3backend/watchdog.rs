@@ -43,8 +43,8 @@ impl Drop for InsideSolver {
 
 /// Runs `f` (a Z3 call on context `ctx`) and interrupts it after `timeout_ms` (0: no limit);
 /// also says whether the watchdog interrupted it. The answer of an interrupted call is not to
-/// be trusted (see [`clear_interrupt`]); the context is cleared of the interrupt before this
-/// returns.
+/// be trusted or touched (see [`clear_interrupt`]): the context is cleared of the interrupt
+/// before this returns, and with it of the call's error.
 ///
 /// Z3 4.8.12's own `timeout` parameter and `try-for` use a thread-pool timer that deadlocks
 /// once a timer has fired (Z3 issue #5369/#5371, fixed after 4.8.12), so timeouts are
