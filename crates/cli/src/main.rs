@@ -172,6 +172,11 @@ struct Cli {
     #[arg(long, value_name = "ABSTRACTION", default_value = "cartesian", value_parser = ["cartesian", "boolean"])]
     art_abstraction: String,
 
+    /// Do not slice: keep the statements that no condition of the program depends on, and the
+    /// parts of the program from which no error location can be reached.
+    #[arg(long)]
+    no_slicing: bool,
+
     /// Do not add accelerated loops (k iterations at once of a loop whose body adds constants
     /// to integer variables under a linear guard).
     #[arg(long)]
@@ -264,6 +269,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         source: cli.refinement,
         deadline: Some(start + timeout),
         large_blocks: !cli.no_large_blocks,
+        slice: !cli.no_slicing,
         accelerate: !cli.no_acceleration,
         strategy: strategy(cli, termination),
         inline: cli.inline,

@@ -1,6 +1,6 @@
 //! End-to-end tests of deep bugs: loops with polynomial closed forms, counters that wrap or
-//! overflow after many iterations, bounded model checking over accelerated loops, and symbolic
-//! execution of deterministic and deep recursions. (How fast is measured by `tracery bench`
+//! overflow after many iterations, bounded model checking over accelerated loops, symbolic
+//! execution of deterministic and deep recursions, and slicing that leaves loops accelerable. (How fast is measured by `tracery bench`
 //! over these programs, not here.)
 
 mod common;
@@ -46,4 +46,14 @@ fn symbolic_execution_follows_deep_recursions() {
 fn symbolic_execution_never_proves() {
     let out = output(&own("rec-count.c"), &["--timeout", "3", "--engine", "exec"]);
     assert!(out.starts_with("UNKNOWN\n") && out.contains("exec:"), "{out}");
+}
+
+#[test]
+fn slicing_leaves_the_loop_a_closed_form() {
+    // the report still shows the sliced statements: both inputs and the loop's initialization
+    let out = output(&own("sliced-junk-bug.c"), &["--timeout", "30"]);
+    assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("sliced-junk-bug.c:14:5"), "{out}");
+    assert!(out.contains("inputs: 42, ") && out.contains("s = 0"), "{out}");
+    let out = output(&own("sliced-junk-bug.c"), &["--timeout", "3", "--no-slicing"]);
+    assert!(out.starts_with("UNKNOWN\n"), "{out}");
 }

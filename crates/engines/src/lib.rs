@@ -39,6 +39,9 @@ pub struct Config {
     pub deadline: Option<Instant>,
     /// Compose straight-line code and branches into large blocks.
     pub large_blocks: bool,
+    /// Slice call-free programs to the cone of influence of their error locations (not for
+    /// termination, which every statement may decide).
+    pub slice: bool,
     /// Add an accelerated self-loop next to each self-loop path with a closed form (linear
     /// ones; the engine `bmc` takes every closed form); `false`: none.
     pub accelerate: bool,
@@ -117,6 +120,7 @@ impl Default for Config {
             source: Source::NewtonItSpLv,
             deadline: None,
             large_blocks: true,
+            slice: true,
             accelerate: true,
             strategy: Strategy::default(),
             inline: false,
@@ -137,7 +141,7 @@ impl Default for Config {
 
 /// The program of `entry` as the engines take it: threads if it starts any, nested words if it
 /// is recursive (and not `--inline`), otherwise one call-free CFG.
-fn prepare(program: &ir::Program, entry: &str, config: &Config) -> Result<Prepared, ir::PrepareError> {
+fn prepare(program: &ir::Program, entry: &str, config: &Config, stats: &mut Stats) -> Result<Prepared, ir::PrepareError> {
     if let Some(tp) = ir::prepare_threads(program, entry, config.thread_instances)? {
         return Ok(Prepared::Concurrent(tp));
     }
@@ -146,7 +150,16 @@ fn prepare(program: &ir::Program, entry: &str, config: &Config) -> Result<Prepar
     let nested = if config.inline { None } else { ir::prepare_nested(program, entry)? };
     match nested {
         Some(np) => Ok(Prepared::Nested(np)),
-        None => ir::prepare(program, entry).map(Prepared::Flat),
+        None => {
+            let cfg = ir::prepare(program, entry)?;
+            if !config.slice || config.termination {
+                return Ok(Prepared::Flat(cfg));
+            }
+            let (sliced, size) = ir::slice(&cfg);
+            stats.statements_before_slicing += size.statements.0;
+            stats.statements_after_slicing += size.statements.1;
+            Ok(Prepared::Flat(sliced))
+        }
     }
 }
 
@@ -155,7 +168,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let start = Instant::now();
     let mut stats = Stats { solver: config.solver.to_string(), strategy: config.strategy.to_string(), ..Stats::default() };
     let prepared: Vec<Result<Prepared, String>> =
-        program.entries.iter().map(|entry| prepare(program, entry, config).map_err(|e| format!("{entry}: {e}"))).collect();
+        program.entries.iter().map(|entry| prepare(program, entry, config, &mut stats).map_err(|e| format!("{entry}: {e}"))).collect();
     let tasks: Vec<Task> =
         program.entries.iter().zip(&prepared).filter_map(|(entry, p)| Some(Task { entry, prepared: p.as_ref().ok()? })).collect();
     let mut answers: Vec<(Verdict, Option<Proof>)> = vec![];

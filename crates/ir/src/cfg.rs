@@ -193,6 +193,9 @@ pub struct Edge {
     /// For an edge that large-block encoding composed: the original edges it is made of
     /// (its statement is the same composition of theirs). `None` for an original edge.
     pub block: Option<Arc<Block>>,
+    /// For an edge that slicing took assignments from: its statement before (the report of a
+    /// counterexample shows it).
+    pub unsliced: Option<Stmt>,
     /// The statement's transition formula, computed once and shared by the edge's clones
     /// (private: an edge with another statement is made by [`Edge::with_stmt`]).
     tf: TfCache,
@@ -205,7 +208,19 @@ struct TfCache(Arc<OnceLock<TransFormula>>);
 impl Edge {
     /// An original edge without attributes.
     pub fn new(src: LocId, dst: LocId, label: Label, pos: Option<SourcePos>, overapprox: Option<String>) -> Edge {
-        Edge { src, dst, label, pos, overapprox, exact: None, bit_precise_exact: false, nondet: None, block: None, tf: TfCache::default() }
+        Edge {
+            src,
+            dst,
+            label,
+            pos,
+            overapprox,
+            exact: None,
+            bit_precise_exact: false,
+            nondet: None,
+            block: None,
+            unsliced: None,
+            tf: TfCache::default(),
+        }
     }
 
     /// The edge with the statement `stmt` instead of its own (and with its transition formula).
@@ -215,7 +230,7 @@ impl Edge {
 
     /// The edge with the label `label` instead of its own.
     pub fn with_label(&self, label: Label) -> Edge {
-        Edge { label, tf: TfCache::default(), ..self.clone() }
+        Edge { label, tf: TfCache::default(), unsliced: None, ..self.clone() }
     }
 
     /// The edge between other locations (with its attributes and transition formula).
@@ -235,6 +250,11 @@ impl Edge {
             Label::Stmt(s) => s.clone(),
             Label::Call(_) | Label::Thread(_) => Stmt::Assume(smt::build::tt()),
         }
+    }
+
+    /// The statement of the source program: before slicing, if slicing changed it.
+    pub fn source_stmt(&self) -> Stmt {
+        self.unsliced.clone().unwrap_or_else(|| self.stmt())
     }
 
     /// The original edges this edge is made of (itself for an original edge).

@@ -10,6 +10,7 @@ pub mod cfg;
 pub mod descent;
 pub mod print;
 pub mod recurrence;
+pub mod slice;
 pub mod stmt;
 
 pub use cfg::{
@@ -29,4 +30,5 @@ pub use cells::cell_abstraction;
 pub use inline::{prepare, PrepareError};
 pub use lbe::{large_block_encoding, sequential_block_encoding, thread_block_encoding};
 pub use nested::{prepare_nested, NestedProgram, ReturnLetter};
+pub use slice::{slice, SliceSize};
 pub use threads::{prepare_threads, ThreadProgram};

@@ -119,6 +119,10 @@ pub struct Stats {
     pub hoare_solver_calls: usize,
     /// States of the interpolant automata.
     pub abstraction_states: usize,
+    /// Statements of the entries' call-free programs before and after slicing (an assignment
+    /// or havoc counts once per variable; 0 when nothing was sliced).
+    pub statements_before_slicing: usize,
+    pub statements_after_slicing: usize,
     /// Time spent searching the abstraction for an error trace.
     pub time_abstraction_ms: u128,
     /// Time spent checking traces.
@@ -183,6 +187,8 @@ impl Stats {
     /// times are summed, flags joined; the names (`solver`, `strategy`, `engine`) stay.
     pub fn absorb(&mut self, o: &Stats) {
         self.iterations += o.iterations;
+        self.statements_before_slicing += o.statements_before_slicing;
+        self.statements_after_slicing += o.statements_after_slicing;
         self.trace_checks += o.trace_checks;
         self.sequences += o.sequences;
         self.perfect_sequences += o.perfect_sequences;

@@ -1,0 +1,242 @@
+//! Slicing: the cone of influence of a call-free program's error locations.
+//!
+//! Only edges into locations from which an error location can be reached matter: the others
+//! are dropped (no path through them reaches an error). Of the statements left, every `assume`
+//! stays; a variable is *relevant* if one of them reads it, or an assignment to a relevant
+//! variable reads it (a fixpoint, flow-insensitive, so it holds for every path and through
+//! memory arrays alike). Assignments and havocs of the other variables are dropped: they change
+//! no condition, so the sliced program reaches an error location along the same paths as the
+//! program (a run of one is a run of the other with the irrelevant variables changed), and an
+//! invariant of the slice is one of the program. A sliced edge keeps its statement as it was
+//! ([`Edge::unsliced`]) for the report of a counterexample.
+
+use crate::cfg::{Cfg, Edge, Label};
+use crate::stmt::Stmt;
+use smt::build::tt;
+use smt::subst::free_vars;
+use smt::Term;
+use std::collections::BTreeSet;
+
+/// What slicing left of a program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SliceSize {
+    /// Statements (assignments of one variable, havocs of one, and assumes) before and after.
+    pub statements: (usize, usize),
+    /// Edges before and after.
+    pub edges: (usize, usize),
+}
+
+/// The slice of `cfg` for the reachability of its error locations, and its size. A CFG with
+/// calls or thread operations is left as it is.
+pub fn slice(cfg: &Cfg) -> (Cfg, SliceSize) {
+    let before = (count(cfg.edges.iter().map(|e| &e.label)), cfg.edges.len());
+    if cfg.edges.iter().any(|e| !matches!(e.label, Label::Stmt(_))) {
+        return (cfg.clone(), SliceSize { statements: (before.0, before.0), edges: (before.1, before.1) });
+    }
+    let live = reaching_an_error(cfg);
+    let edges: Vec<&Edge> = cfg.edges.iter().filter(|e| live[e.dst]).collect();
+    let relevant = relevant_vars(edges.iter().map(|e| stmt_of(e)));
+    let mut out = Cfg { locs: cfg.locs.clone(), edges: vec![], entry: cfg.entry, exit: cfg.exit };
+    for e in edges {
+        let s = stmt_of(e);
+        // an over-approximated statement stays whole: its exact statement replaces it as it is
+        let sliced = if e.overapprox.is_some() { s.clone() } else { slice_stmt(s, &relevant) };
+        if sliced == *s {
+            out.edges.push(e.clone());
+        } else {
+            let mut kept = e.with_stmt(sliced);
+            kept.unsliced = Some(s.clone());
+            out.edges.push(kept);
+        }
+    }
+    let after = (count(out.edges.iter().map(|e| &e.label)), out.edges.len());
+    (out, SliceSize { statements: (before.0, after.0), edges: (before.1, after.1) })
+}
+
+fn stmt_of(e: &Edge) -> &Stmt {
+    match &e.label {
+        Label::Stmt(s) => s,
+        Label::Call(_) | Label::Thread(_) => unreachable!("slice only takes call-free CFGs"),
+    }
+}
+
+/// Which locations can reach an error location.
+fn reaching_an_error(cfg: &Cfg) -> Vec<bool> {
+    let preds = cfg.predecessors();
+    let mut live = vec![false; cfg.locs.len()];
+    let mut stack = cfg.error_locs();
+    for &l in &stack {
+        live[l] = true;
+    }
+    while let Some(l) = stack.pop() {
+        for &e in &preds[l] {
+            let src = cfg.edges[e].src;
+            if !live[src] {
+                live[src] = true;
+                stack.push(src);
+            }
+        }
+    }
+    live
+}
+
+/// The variables the conditions of `stmts` depend on.
+fn relevant_vars<'a>(stmts: impl Iterator<Item = &'a Stmt> + Clone) -> BTreeSet<Term> {
+    let mut relevant = BTreeSet::new();
+    stmts.clone().for_each(|s| conditions(s, &mut relevant));
+    loop {
+        let size = relevant.len();
+        stmts.clone().for_each(|s| sources(s, &mut relevant));
+        if relevant.len() == size {
+            return relevant;
+        }
+    }
+}
+
+/// Adds the variables the assumes of `s` read.
+fn conditions(s: &Stmt, vars: &mut BTreeSet<Term>) {
+    match s {
+        Stmt::Assume(phi) => vars.extend(free_vars(phi)),
+        Stmt::Assign(_) | Stmt::Havoc(_) => {}
+        Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().for_each(|s| conditions(s, vars)),
+    }
+}
+
+/// Adds the variables that `s` assigns to a variable of `vars`.
+fn sources(s: &Stmt, vars: &mut BTreeSet<Term>) {
+    match s {
+        Stmt::Assign(pairs) => {
+            let read: Vec<Term> = pairs.iter().filter(|(x, _)| vars.contains(x)).flat_map(|(_, e)| free_vars(e)).collect();
+            vars.extend(read);
+        }
+        Stmt::Assume(_) | Stmt::Havoc(_) => {}
+        Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().for_each(|s| sources(s, vars)),
+    }
+}
+
+/// `s` without its assignments and havocs of variables outside `relevant`.
+fn slice_stmt(s: &Stmt, relevant: &BTreeSet<Term>) -> Stmt {
+    let skip = || Stmt::Assume(tt());
+    match s {
+        Stmt::Assume(_) => s.clone(),
+        Stmt::Assign(pairs) => {
+            let kept: Vec<(Term, Term)> = pairs.iter().filter(|(x, _)| relevant.contains(x)).cloned().collect();
+            if kept.is_empty() {
+                skip()
+            } else {
+                Stmt::Assign(kept)
+            }
+        }
+        Stmt::Havoc(vars) => {
+            let kept: Vec<Term> = vars.iter().filter(|x| relevant.contains(*x)).cloned().collect();
+            if kept.is_empty() {
+                skip()
+            } else {
+                Stmt::Havoc(kept)
+            }
+        }
+        Stmt::Seq(ss) => {
+            let kept: Vec<Stmt> = ss.iter().map(|s| slice_stmt(s, relevant)).filter(|s| !is_skip(s)).collect();
+            match kept.len() {
+                0 => skip(),
+                1 => kept.into_iter().next().unwrap_or_else(skip),
+                _ => Stmt::Seq(kept),
+            }
+        }
+        Stmt::Choice(ss) => Stmt::Choice(ss.iter().map(|s| slice_stmt(s, relevant)).collect()),
+    }
+}
+
+fn is_skip(s: &Stmt) -> bool {
+    matches!(s, Stmt::Assume(t) if t.is_true())
+}
+
+/// The number of statements of the labels (an assignment or havoc counts once per variable).
+fn count<'a>(labels: impl Iterator<Item = &'a Label>) -> usize {
+    fn of(s: &Stmt) -> usize {
+        match s {
+            Stmt::Assume(t) => usize::from(!t.is_true()),
+            Stmt::Assign(pairs) => pairs.len(),
+            Stmt::Havoc(vars) => vars.len(),
+            Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().map(of).sum(),
+        }
+    }
+    labels.map(|l| if let Label::Stmt(s) = l { of(s) } else { 1 }).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::{Violation, ViolationKind};
+    use smt::build::{add, eq, gt, int, lt, not};
+    use smt::Sort;
+
+    fn v(name: &str) -> Term {
+        Term::var(name, Sort::Int)
+    }
+
+    /// `i := 0; s := 0; while (i < 10) { t := t + s; s := s + 1; i := i + 1 } assert(i >= 0)`
+    /// where `t` feeds no condition and `s` only `t`; after the loop, `u := 5; assume u > 3`
+    /// leads nowhere near the error.
+    fn program() -> Cfg {
+        let mut cfg = Cfg::default();
+        let (entry, head, body, after, done) = (
+            cfg.add_loc("entry", None),
+            cfg.add_loc("head", None),
+            cfg.add_loc("body", None),
+            cfg.add_loc("after", None),
+            cfg.add_loc("done", None),
+        );
+        let err = cfg.add_error_loc(Violation { kind: ViolationKind::Assert, pos: None });
+        let (i, s, t, u) = (v("i"), v("s"), v("t"), v("u"));
+        cfg.entry = entry;
+        cfg.exit = done;
+        cfg.add_stmt(entry, head, Stmt::Assign(vec![(i.clone(), int(0)), (s.clone(), int(0))]), None);
+        cfg.add_stmt(head, body, Stmt::Assume(lt(&i, &int(10))), None);
+        let step = Stmt::Seq(vec![
+            Stmt::Assign(vec![(t.clone(), add(&[t.clone(), s.clone()]))]),
+            Stmt::Assign(vec![(s.clone(), add(&[s.clone(), int(1)]))]),
+            Stmt::Assign(vec![(i.clone(), add(&[i.clone(), int(1)]))]),
+        ]);
+        cfg.add_stmt(body, head, step, None);
+        cfg.add_stmt(head, after, Stmt::Assume(not(&lt(&i, &int(10)))), None);
+        cfg.add_stmt(after, err, Stmt::Assume(lt(&i, &int(0))), None);
+        cfg.add_stmt(after, done, Stmt::Seq(vec![Stmt::Assign(vec![(u.clone(), int(5))]), Stmt::Assume(gt(&u, &int(3)))]), None);
+        cfg
+    }
+
+    #[test]
+    fn only_what_the_conditions_depend_on_stays() {
+        let cfg = program();
+        let (sliced, size) = slice(&cfg);
+        let (i, s) = (v("i"), v("s"));
+        let stmts: Vec<Stmt> = sliced.edges.iter().map(Edge::stmt).collect();
+        // `s` and `t` are gone from the loop, the initialization keeps `i` only
+        assert_eq!(stmts[0], Stmt::Assign(vec![(i.clone(), int(0))]));
+        assert_eq!(stmts[2], Stmt::Assign(vec![(i.clone(), add(&[i.clone(), int(1)]))]));
+        assert!(stmts.iter().all(|st| !st.trans_formula().assigned_vars().contains(&s)));
+        // the edge into `done` (no error beyond it) is dropped with its condition
+        assert_eq!(sliced.edges.len(), cfg.edges.len() - 1);
+        assert_eq!(size, SliceSize { statements: (10, 5), edges: (6, 5) });
+        // the sliced edges remember their statements
+        assert_eq!(sliced.edges[2].unsliced.as_ref(), Some(&cfg.edges[2].stmt()));
+        assert_eq!(sliced.edges[1].unsliced, None);
+    }
+
+    #[test]
+    fn a_variable_read_by_a_relevant_assignment_is_relevant() {
+        // `x := y; assume x == 1` keeps `y := ...` before it
+        let mut cfg = Cfg::default();
+        let (a, b, c) = (cfg.add_loc("a", None), cfg.add_loc("b", None), cfg.add_loc("c", None));
+        let err = cfg.add_error_loc(Violation { kind: ViolationKind::Assert, pos: None });
+        let (x, y) = (v("x"), v("y"));
+        cfg.entry = a;
+        cfg.exit = c;
+        cfg.add_stmt(a, b, Stmt::Havoc(vec![y.clone()]), None);
+        cfg.add_stmt(b, c, Stmt::Assign(vec![(x.clone(), y.clone())]), None);
+        cfg.add_stmt(c, err, Stmt::Assume(eq(&x, &int(1))), None);
+        let (sliced, _) = slice(&cfg);
+        assert!(sliced.edges.iter().all(|e| e.unsliced.is_none()));
+        assert_eq!(sliced.edges.len(), 3);
+    }
+}
