@@ -33,6 +33,9 @@ pub(crate) struct Letter {
     pub(crate) edge: Edge,
     /// The CFG of the edge (see [`Abstraction::original`]).
     pub(crate) cfg: usize,
+    /// The letter as a block of original edges (made once: its edges keep their transition
+    /// formulas for every counterexample through them).
+    block: Block,
 }
 
 impl Letter {
@@ -42,20 +45,22 @@ impl Letter {
             Kind::Internal => edge.trans_formula().clone(),
             _ => stmt.trans_formula(),
         };
-        Letter { formula, stmt, kind, edge: edge.clone(), cfg }
+        // a call or return letter's own statement at the call's edge
+        let block = match kind {
+            Kind::Internal => edge.as_block(),
+            _ => {
+                let mut e = edge.with_stmt(stmt.clone());
+                e.block = None;
+                Block::Edge(Box::new(e))
+            }
+        };
+        Letter { formula, stmt, kind, edge: edge.clone(), cfg, block }
     }
 
     /// The letter as a block of original edges: an internal letter's composed edges, a call or
     /// return letter's own statement at the call's edge.
     fn block(&self) -> Block {
-        match self.kind {
-            Kind::Internal => self.edge.as_block(),
-            _ => {
-                let mut e = self.edge.with_stmt(self.stmt.clone());
-                e.block = None;
-                Block::Edge(Box::new(e))
-            }
-        }
+        self.block.clone()
     }
 }
 

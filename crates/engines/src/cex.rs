@@ -139,7 +139,7 @@ pub fn steps_with_values<'c, K: Clone>(
     check: &mut TraceChecker<K>,
 ) -> Option<(BTreeMap<Term, Term>, Vec<CexStep>)> {
     let stmts: Vec<Stmt> = path.iter().map(|(e, _)| e.source_stmt()).collect();
-    let tfs: Vec<TransFormula> = stmts.iter().map(Stmt::trans_formula).collect();
+    let tfs: Vec<TransFormula> = path.iter().map(|(e, _)| e.source_trans_formula()).collect();
     let tags: Vec<K> = path.iter().map(|(_, k)| k.clone()).collect();
     let TraceCheck::Feasible(model) = check(&tfs, &tags) else { return None };
     let after = |i: usize| model.states.get(i + 1).cloned().unwrap_or_default();

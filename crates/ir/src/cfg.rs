@@ -257,6 +257,15 @@ impl Edge {
         self.unsliced.clone().unwrap_or_else(|| self.stmt())
     }
 
+    /// The transition formula of [`Self::source_stmt`] (the edge's own, computed once, unless
+    /// slicing changed it).
+    pub fn source_trans_formula(&self) -> TransFormula {
+        match &self.unsliced {
+            Some(s) => s.trans_formula(),
+            None => self.trans_formula().clone(),
+        }
+    }
+
     /// The original edges this edge is made of (itself for an original edge).
     pub fn as_block(&self) -> Block {
         match &self.block {

@@ -1,7 +1,9 @@
 //! Slicing: the cone of influence of a call-free program's error locations.
 //!
-//! Only edges into locations from which an error location can be reached matter: the others
-//! are dropped (no path through them reaches an error). Of the statements left, every `assume`
+//! Edges into locations from which neither an error location nor the exit can be reached (the
+//! branches that `abort`, loops that never end without an error) are dropped: no path through
+//! them reaches an error. (Paths to the exit stay, so every loop keeps its exit and the proof
+//! of the slice keeps its shape.) Of the statements left, every `assume`
 //! stays; a variable is *relevant* if one of them reads it, or an assignment to a relevant
 //! variable reads it (a fixpoint, flow-insensitive, so it holds for every path and through
 //! memory arrays alike). Assignments and havocs of the other variables are dropped: they change
@@ -33,7 +35,7 @@ pub fn slice(cfg: &Cfg) -> (Cfg, SliceSize) {
     if cfg.edges.iter().any(|e| !matches!(e.label, Label::Stmt(_))) {
         return (cfg.clone(), SliceSize { statements: (before.0, before.0), edges: (before.1, before.1) });
     }
-    let live = reaching_an_error(cfg);
+    let live = reaching_an_error_or_the_exit(cfg);
     let edges: Vec<&Edge> = cfg.edges.iter().filter(|e| live[e.dst]).collect();
     let relevant = relevant_vars(edges.iter().map(|e| stmt_of(e)));
     let mut out = Cfg { locs: cfg.locs.clone(), edges: vec![], entry: cfg.entry, exit: cfg.exit };
@@ -60,11 +62,12 @@ fn stmt_of(e: &Edge) -> &Stmt {
     }
 }
 
-/// Which locations can reach an error location.
-fn reaching_an_error(cfg: &Cfg) -> Vec<bool> {
+/// Which locations can reach an error location or the exit.
+fn reaching_an_error_or_the_exit(cfg: &Cfg) -> Vec<bool> {
     let preds = cfg.predecessors();
     let mut live = vec![false; cfg.locs.len()];
     let mut stack = cfg.error_locs();
+    stack.push(cfg.exit);
     for &l in &stack {
         live[l] = true;
     }
@@ -177,7 +180,7 @@ mod tests {
 
     /// `i := 0; s := 0; while (i < 10) { t := t + s; s := s + 1; i := i + 1 } assert(i >= 0)`
     /// where `t` feeds no condition and `s` only `t`; after the loop, `u := 5; assume u > 3`
-    /// leads nowhere near the error.
+    /// leads to the exit, and `assume i > 100` to a location without successors (an abort).
     fn program() -> Cfg {
         let mut cfg = Cfg::default();
         let (entry, head, body, after, done) = (
@@ -187,6 +190,7 @@ mod tests {
             cfg.add_loc("after", None),
             cfg.add_loc("done", None),
         );
+        let aborted = cfg.add_loc("aborted", None);
         let err = cfg.add_error_loc(Violation { kind: ViolationKind::Assert, pos: None });
         let (i, s, t, u) = (v("i"), v("s"), v("t"), v("u"));
         cfg.entry = entry;
@@ -202,6 +206,7 @@ mod tests {
         cfg.add_stmt(head, after, Stmt::Assume(not(&lt(&i, &int(10)))), None);
         cfg.add_stmt(after, err, Stmt::Assume(lt(&i, &int(0))), None);
         cfg.add_stmt(after, done, Stmt::Seq(vec![Stmt::Assign(vec![(u.clone(), int(5))]), Stmt::Assume(gt(&u, &int(3)))]), None);
+        cfg.add_stmt(after, aborted, Stmt::Assume(gt(&i, &int(100))), None);
         cfg
     }
 
@@ -215,9 +220,12 @@ mod tests {
         assert_eq!(stmts[0], Stmt::Assign(vec![(i.clone(), int(0))]));
         assert_eq!(stmts[2], Stmt::Assign(vec![(i.clone(), add(&[i.clone(), int(1)]))]));
         assert!(stmts.iter().all(|st| !st.trans_formula().assigned_vars().contains(&s)));
-        // the edge into `done` (no error beyond it) is dropped with its condition
+        // the edge into `aborted` (no error or exit beyond it) is dropped with its condition;
+        // the one into the exit stays whole
         assert_eq!(sliced.edges.len(), cfg.edges.len() - 1);
-        assert_eq!(size, SliceSize { statements: (10, 5), edges: (6, 5) });
+        assert!(sliced.edges.iter().all(|e| sliced.locs[e.dst].name != "aborted"));
+        assert_eq!(sliced.edges[5].stmt(), cfg.edges[5].stmt());
+        assert_eq!(size, SliceSize { statements: (11, 7), edges: (7, 6) });
         // the sliced edges remember their statements
         assert_eq!(sliced.edges[2].unsliced.as_ref(), Some(&cfg.edges[2].stmt()));
         assert_eq!(sliced.edges[1].unsliced, None);
