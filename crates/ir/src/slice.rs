@@ -1,9 +1,10 @@
 //! Slicing: the cone of influence of a call-free program's error locations.
 //!
-//! Edges into locations from which neither an error location nor the exit can be reached (the
-//! branches that `abort`, loops that never end without an error) are dropped: no path through
-//! them reaches an error. (Paths to the exit stay, so every loop keeps its exit and the proof
-//! of the slice keeps its shape.) Of the statements left, every `assume`
+//! Edges out of locations from which neither an error location nor the exit can be reached (the
+//! branches that `abort`, loops that never end without an error) are dropped, and the edges into
+//! them count for nothing: no path through them reaches an error. (Paths to the exit stay, so
+//! every loop keeps its exit and the proof of the slice keeps its shape.) Of the statements on
+//! the paths to errors and to the exit, every `assume`
 //! stays; a variable is *relevant* if one of them reads it, or an assignment to a relevant
 //! variable reads it (a fixpoint, flow-insensitive, so it holds for every path and through
 //! memory arrays alike). Assignments and havocs of the other variables are dropped: they change
@@ -36,13 +37,13 @@ pub fn slice(cfg: &Cfg) -> (Cfg, SliceSize) {
         return (cfg.clone(), SliceSize { statements: (before.0, before.0), edges: (before.1, before.1) });
     }
     let live = reaching_an_error_or_the_exit(cfg);
-    let edges: Vec<&Edge> = cfg.edges.iter().filter(|e| live[e.dst]).collect();
-    let relevant = relevant_vars(edges.iter().map(|e| stmt_of(e)));
+    let relevant = relevant_vars(cfg.edges.iter().filter(|e| live[e.dst]).map(stmt_of));
     let mut out = Cfg { locs: cfg.locs.clone(), edges: vec![], entry: cfg.entry, exit: cfg.exit };
-    for e in edges {
+    for e in cfg.edges.iter().filter(|e| live[e.src]) {
         let s = stmt_of(e);
-        // an over-approximated statement stays whole: its exact statement replaces it as it is
-        let sliced = if e.overapprox.is_some() { s.clone() } else { slice_stmt(s, &relevant) };
+        // an over-approximated statement stays whole (its exact statement replaces it as it
+        // is), and so does the edge into a dead end (a branch keeps its sibling for the report)
+        let sliced = if e.overapprox.is_some() || !live[e.dst] { s.clone() } else { slice_stmt(s, &relevant) };
         if sliced == *s {
             out.edges.push(e.clone());
         } else {
@@ -180,7 +181,7 @@ mod tests {
 
     /// `i := 0; s := 0; while (i < 10) { t := t + s; s := s + 1; i := i + 1 } assert(i >= 0)`
     /// where `t` feeds no condition and `s` only `t`; after the loop, `u := 5; assume u > 3`
-    /// leads to the exit, and `assume i > 100` to a location without successors (an abort).
+    /// leads to the exit, and `assume i > 100` to a dead end (an abort that loops on `t := 1`).
     fn program() -> Cfg {
         let mut cfg = Cfg::default();
         let (entry, head, body, after, done) = (
@@ -207,6 +208,7 @@ mod tests {
         cfg.add_stmt(after, err, Stmt::Assume(lt(&i, &int(0))), None);
         cfg.add_stmt(after, done, Stmt::Seq(vec![Stmt::Assign(vec![(u.clone(), int(5))]), Stmt::Assume(gt(&u, &int(3)))]), None);
         cfg.add_stmt(after, aborted, Stmt::Assume(gt(&i, &int(100))), None);
+        cfg.add_stmt(aborted, aborted, Stmt::Assign(vec![(t.clone(), int(1))]), None);
         cfg
     }
 
@@ -220,12 +222,13 @@ mod tests {
         assert_eq!(stmts[0], Stmt::Assign(vec![(i.clone(), int(0))]));
         assert_eq!(stmts[2], Stmt::Assign(vec![(i.clone(), add(&[i.clone(), int(1)]))]));
         assert!(stmts.iter().all(|st| !st.trans_formula().assigned_vars().contains(&s)));
-        // the edge into `aborted` (no error or exit beyond it) is dropped with its condition;
-        // the one into the exit stays whole
+        // the edge into `aborted` (no error or exit beyond it) stays as it is, the one out of it
+        // goes; the one into the exit stays whole
         assert_eq!(sliced.edges.len(), cfg.edges.len() - 1);
-        assert!(sliced.edges.iter().all(|e| sliced.locs[e.dst].name != "aborted"));
+        assert!(sliced.edges.iter().all(|e| sliced.locs[e.src].name != "aborted"));
+        assert_eq!(sliced.edges[6].stmt(), cfg.edges[6].stmt());
         assert_eq!(sliced.edges[5].stmt(), cfg.edges[5].stmt());
-        assert_eq!(size, SliceSize { statements: (11, 7), edges: (7, 6) });
+        assert_eq!(size, SliceSize { statements: (12, 8), edges: (8, 7) });
         // the sliced edges remember their statements
         assert_eq!(sliced.edges[2].unsliced.as_ref(), Some(&cfg.edges[2].stmt()));
         assert_eq!(sliced.edges[1].unsliced, None);
