@@ -11,12 +11,6 @@ use std::sync::Arc;
 /// Bound on `in × out` edges for removing a location (keeps the encoding from exploding).
 const MAX_PRODUCT: usize = 4;
 
-/// Bound on the original edges of a composed block. Each composition copies its parts, so a
-/// straight line of `n` statements composed one location at a time cost `n²` (a 5000-line
-/// program spent its whole run, and 6 GB, in the encoding); bounded blocks cost `n` times the
-/// bound.
-const MAX_BLOCK_EDGES: usize = 256;
-
 /// The large-block encoding of a CFG (call edges are left as they are). Locations are renumbered; unreachable ones
 /// are dropped.
 pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
@@ -144,14 +138,12 @@ fn remove_locations(g: &mut Graph, locs: &[LocId], rules: &dyn Rules) -> bool {
         for &i in &ins {
             for &o in &outs {
                 if let (Some(a), Some(b)) = (&g.edges[i], &g.edges[o]) {
-                    if original_edges(a) + original_edges(b) <= MAX_BLOCK_EDGES {
-                        composed.extend(compose(a, b).filter(|_| rules.composable(l, a, b)));
-                    }
+                    composed.extend(compose(a, b).filter(|_| rules.composable(l, a, b)));
                 }
             }
         }
         if composed.len() != ins.len() * outs.len() {
-            continue; // a call edge, edges the rules keep apart, or a block too large
+            continue; // a call edge, or edges the rules keep apart
         }
         for i in ins.into_iter().chain(outs) {
             g.remove(i);
@@ -162,17 +154,6 @@ fn remove_locations(g: &mut Graph, locs: &[LocId], rules: &dyn Rules) -> bool {
         changed = true;
     }
     changed
-}
-
-/// How many original edges an edge is made of.
-fn original_edges(e: &Edge) -> usize {
-    fn count(b: &Block) -> usize {
-        match b {
-            Block::Edge(_) => 1,
-            Block::Seq(parts) | Block::Choice(parts) => parts.iter().map(count).sum(),
-        }
-    }
-    e.block.as_deref().map_or(1, count)
 }
 
 /// Edges with incremental adjacency.

@@ -96,39 +96,30 @@ impl TransFormula {
 
     /// Sequential composition `self ; next`.
     pub fn sequence(&self, next: &TransFormula) -> TransFormula {
-        TransFormula::sequence_all([self, next])
-    }
-
-    /// Sequential composition of `parts` in order. Each part is renamed apart once and glued
-    /// to the instances before it, so a block of `n` statements costs `n` copies, not `n²`.
-    pub fn sequence_all<'a>(parts: impl IntoIterator<Item = &'a TransFormula>) -> TransFormula {
-        let mut in_vars: BTreeMap<Term, Term> = BTreeMap::new();
-        let mut out_vars: BTreeMap<Term, Term> = BTreeMap::new();
-        let mut aux = BTreeSet::new();
-        let mut conjuncts = vec![];
-        for part in parts {
-            let b = part.fresh_copy();
-            // Glue: b's in-instance of x is the instance x has so far (or a new in-instance).
-            let mut glue = HashMap::new();
-            for (x, bin) in &b.in_vars {
-                let mid = match out_vars.get(x) {
-                    Some(t) => t.clone(),
-                    None => in_vars.entry(x.clone()).or_insert_with(|| Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone())).clone(),
-                };
-                glue.insert(bin.clone(), mid);
-            }
-            conjuncts.push(substitute(&b.formula, &glue));
-            aux.extend(b.aux_vars.iter().cloned());
-            for (x, bout) in &b.out_vars {
-                let v = glue.get(bout).cloned().unwrap_or_else(|| bout.clone());
-                if let Some(prev) = out_vars.insert(x.clone(), v.clone()) {
-                    if prev != v && Some(&prev) != in_vars.get(x) {
-                        aux.insert(prev);
-                    }
+        let a = self.fresh_copy();
+        let b = next.fresh_copy();
+        // Glue: b's in-instance of x is a's out-instance (or a's in-instance if a keeps x).
+        let mut glue = HashMap::new();
+        let mut in_vars = a.in_vars.clone();
+        let mut aux: BTreeSet<Term> = a.aux_vars.union(&b.aux_vars).cloned().collect();
+        for (x, bin) in &b.in_vars {
+            let mid = match a.out_vars.get(x) {
+                Some(t) => t.clone(),
+                None => in_vars.entry(x.clone()).or_insert_with(|| Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone())).clone(),
+            };
+            glue.insert(bin.clone(), mid);
+        }
+        let b_formula = substitute(&b.formula, &glue);
+        let mut out_vars = a.out_vars.clone();
+        for (x, bout) in &b.out_vars {
+            let v = glue.get(bout).cloned().unwrap_or_else(|| bout.clone());
+            if let Some(prev) = out_vars.insert(x.clone(), v.clone()) {
+                if prev != v && Some(&prev) != in_vars.get(x) {
+                    aux.insert(prev);
                 }
             }
         }
-        TransFormula { formula: and(&conjuncts), in_vars, out_vars, aux_vars: aux }
+        TransFormula { formula: and(&[a.formula, b_formula]), in_vars, out_vars, aux_vars: aux }
     }
 
     /// Nondeterministic choice between several transition formulas.
@@ -190,7 +181,13 @@ impl Stmt {
             Stmt::Assume(phi) => TransFormula::assume(phi),
             Stmt::Assign(pairs) => TransFormula::assign(pairs),
             Stmt::Havoc(vars) => TransFormula::havoc(vars),
-            Stmt::Seq(parts) => TransFormula::sequence_all(&parts.iter().map(Stmt::trans_formula).collect::<Vec<_>>()),
+            Stmt::Seq(parts) => {
+                let mut tf = TransFormula::skip();
+                for p in parts {
+                    tf = tf.sequence(&p.trans_formula());
+                }
+                tf
+            }
             Stmt::Choice(branches) => TransFormula::choice(&branches.iter().map(|b| b.trans_formula()).collect::<Vec<_>>()),
         }
     }
