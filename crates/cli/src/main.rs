@@ -173,7 +173,7 @@ struct Cli {
     art_abstraction: String,
 
     /// Do not slice: keep the statements that no condition of the program depends on, and the
-    /// parts of the program from which no error location can be reached.
+    /// parts of the program from which neither an error location nor its end can be reached.
     #[arg(long)]
     no_slicing: bool,
 
