@@ -4,10 +4,9 @@
 //! branches that `abort`, loops that never end without an error) are dropped, and the edges into
 //! them count for nothing: no path through them reaches an error. (Paths to the exit stay, so
 //! every loop keeps its exit and the proof of the slice keeps its shape.) Of the statements on
-//! the paths to errors and to the exit, every `assume`
-//! stays; a variable is *relevant* if one of them reads it, or an assignment to a relevant
-//! variable reads it (a fixpoint, flow-insensitive, so it holds for every path and through
-//! memory arrays alike). Assignments and havocs of the other variables are dropped: they change
+//! the paths to errors and to the exit, every `assume` stays; a variable is *relevant* if one
+//! of them reads it, or an assignment to a relevant variable reads it (flow-insensitive, so it
+//! holds for every path and through memory arrays alike). Assignments and havocs of the other variables are dropped: they change
 //! no condition, so the sliced program reaches an error location along the same paths as the
 //! program (a run of one is a run of the other with the irrelevant variables changed), and an
 //! invariant of the slice is one of the program. A sliced edge keeps its statement as it was
@@ -18,7 +17,7 @@ use crate::stmt::Stmt;
 use smt::build::tt;
 use smt::subst::free_vars;
 use smt::Term;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// What slicing left of a program.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -84,37 +83,31 @@ fn reaching_an_error_or_the_exit(cfg: &Cfg) -> Vec<bool> {
     live
 }
 
-/// The variables the conditions of `stmts` depend on.
-fn relevant_vars<'a>(stmts: impl Iterator<Item = &'a Stmt> + Clone) -> BTreeSet<Term> {
+/// The variables the conditions of `stmts` depend on: those the assumes read, closed under
+/// what the assignments to them read (each statement is read once).
+fn relevant_vars<'a>(stmts: impl Iterator<Item = &'a Stmt>) -> BTreeSet<Term> {
     let mut relevant = BTreeSet::new();
-    stmts.clone().for_each(|s| conditions(s, &mut relevant));
-    loop {
-        let size = relevant.len();
-        stmts.clone().for_each(|s| sources(s, &mut relevant));
-        if relevant.len() == size {
-            return relevant;
+    let mut reads: HashMap<Term, BTreeSet<Term>> = HashMap::new();
+    stmts.for_each(|s| dependences(s, &mut relevant, &mut reads));
+    let mut todo: Vec<Term> = relevant.iter().cloned().collect();
+    while let Some(x) = todo.pop() {
+        for y in reads.get(&x).into_iter().flatten() {
+            if relevant.insert(y.clone()) {
+                todo.push(y.clone());
+            }
         }
     }
+    relevant
 }
 
-/// Adds the variables the assumes of `s` read.
-fn conditions(s: &Stmt, vars: &mut BTreeSet<Term>) {
+/// Adds the variables the assumes of `s` read to `conditions`, and to `reads` what each
+/// assignment of `s` reads, by the variable it assigns.
+fn dependences(s: &Stmt, conditions: &mut BTreeSet<Term>, reads: &mut HashMap<Term, BTreeSet<Term>>) {
     match s {
-        Stmt::Assume(phi) => vars.extend(free_vars(phi)),
-        Stmt::Assign(_) | Stmt::Havoc(_) => {}
-        Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().for_each(|s| conditions(s, vars)),
-    }
-}
-
-/// Adds the variables that `s` assigns to a variable of `vars`.
-fn sources(s: &Stmt, vars: &mut BTreeSet<Term>) {
-    match s {
-        Stmt::Assign(pairs) => {
-            let read: Vec<Term> = pairs.iter().filter(|(x, _)| vars.contains(x)).flat_map(|(_, e)| free_vars(e)).collect();
-            vars.extend(read);
-        }
-        Stmt::Assume(_) | Stmt::Havoc(_) => {}
-        Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().for_each(|s| sources(s, vars)),
+        Stmt::Assume(phi) => conditions.extend(free_vars(phi)),
+        Stmt::Assign(pairs) => pairs.iter().for_each(|(x, e)| reads.entry(x.clone()).or_default().extend(free_vars(e))),
+        Stmt::Havoc(_) => {}
+        Stmt::Seq(ss) | Stmt::Choice(ss) => ss.iter().for_each(|s| dependences(s, conditions, reads)),
     }
 }
 
