@@ -1,7 +1,7 @@
 //! End-to-end tests of deep bugs: loops with polynomial closed forms, counters that wrap or
 //! overflow after many iterations, bounded model checking over accelerated loops, symbolic
-//! execution of deterministic and deep recursions, and slicing that leaves loops accelerable. (How fast is measured by `tracery bench`
-//! over these programs, not here.)
+//! execution of deterministic and deep recursions, and slicing that leaves loops accelerable.
+//! (How fast is measured by `tracery bench` over these programs, not here.)
 
 mod common;
 
