@@ -882,6 +882,22 @@ impl Fx<'_> {
         self.tr.declare(name, Ordinary::Var(v));
     }
 
+    /// Declares `name` for its own initializer, where it is in scope (`struct node *n =
+    /// malloc(sizeof *n);`) but its object does not exist yet: the initializer may use its type;
+    /// a use of its value or address is unsupported (C leaves the value indeterminate).
+    fn declare_in_own_initializer(&mut self, name: &str, ty: &CType) {
+        let shape = Shape::Unsupported("object in its own initializer".into());
+        self.tr.vars.push(VarInfo {
+            c_name: name.to_string(),
+            ir_name: String::new(),
+            ty: ty.clone(),
+            shape,
+            is_static: false,
+            decl_key: None,
+        });
+        self.tr.declare(name, Ordinary::Var(self.tr.vars.len() - 1));
+    }
+
     /// A declaration in a block.
     fn local_declaration(&mut self, decl: &Node<ast::Declaration>) -> Result<()> {
         let spec = self.tr.decl_spec(&decl.node.specifiers, decl.span)?;
@@ -936,6 +952,7 @@ impl Fx<'_> {
             }
             let (ty, inits) = match &id.node.initializer {
                 Some(init) => {
+                    self.declare_in_own_initializer(&name, &ty);
                     let (t, i) = self.tr.initializer(&ty, init)?;
                     (t, Some(i))
                 }
