@@ -61,7 +61,8 @@ struct Cli {
     /// words), `art` (predicate abstraction over an abstract reachability tree with lazy
     /// refinement and conditional interpolation), `bmc` (bounded model checking of the
     /// program automaton; only refutes; no recursion), `exec` (symbolic execution: a
-    /// depth-first search of paths with constant folding; only refutes), `buchi` (termination:
+    /// depth-first search of paths with constant folding; proves only programs whose
+    /// paths all end), `buchi` (termination:
     /// lassos, ranking functions, nontermination arguments). An engine without a share gets all the time
     /// left; one with a kind (`flat`, `recursive`, `threads`) runs only on programs of that
     /// kind. Default: `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec`, and `buchi` for

@@ -1,6 +1,7 @@
 //! End-to-end tests of deep bugs: loops with polynomial closed forms, counters that wrap or
 //! overflow after many iterations, bounded model checking over accelerated loops, symbolic
-//! execution of deterministic and deep recursions, and slicing that leaves loops accelerable.
+//! execution of deterministic and deep recursions (and its proofs of programs whose paths all
+//! end), and slicing that leaves loops accelerable.
 //! (How fast is measured by `tracery bench` over these programs, not here.)
 
 mod common;
@@ -43,9 +44,24 @@ fn symbolic_execution_follows_deep_recursions() {
 }
 
 #[test]
-fn symbolic_execution_never_proves() {
-    let out = output(&own("rec-count.c"), &["--timeout", "3", "--engine", "exec"]);
+fn symbolic_execution_proves_programs_whose_paths_all_end() {
+    for name in ["rec-count.c", "exec-branches.c"] {
+        let out = output(&own(name), &["--timeout", "30", "--engine", "exec"]);
+        assert!(out.starts_with("TRUE\n") && out.contains("every path explored [entry main]: "), "{name}: {out}");
+    }
+    // every interleaving ends
+    let out = output(&own("conc-race-cells.c"), &["--timeout", "30", "--engine", "exec", "--property", "no-data-race"]);
+    assert!(out.starts_with("TRUE\n") && out.contains("every path explored"), "{out}");
+}
+
+#[test]
+fn symbolic_execution_proves_nothing_when_a_path_may_not_end() {
+    // the recursion is as deep as the input is small
+    let out = output(&own("lecture-mccarthy91.c"), &["--timeout", "3", "--engine", "exec"]);
     assert!(out.starts_with("UNKNOWN\n") && out.contains("exec:"), "{out}");
+    // every path ends, but some start more threads than the program model has
+    let out = output(&own("conc-unbounded-threads.c"), &["--timeout", "30", "--engine", "exec"]);
+    assert!(out.starts_with("UNKNOWN\n") && out.contains("more threads than modeled"), "{out}");
 }
 
 #[test]

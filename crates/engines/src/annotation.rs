@@ -97,7 +97,7 @@ pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>, sp
     let left = millis_left(deadline, 10_000);
     let checked = (left > 0).then(|| check(cfg, &inv, left, spec));
     let invariants = marks_of(None, cfg, 0).into_iter().map(|m| m.invariant(entry, inv[m.loc].clone())).collect();
-    Proof { invariants, checked, rankings: vec![] }
+    Proof { invariants, checked, ..Proof::default() }
 }
 
 /// The checked proof of `cfg` from reachable states at its locations (state `(ℓ, _)` at

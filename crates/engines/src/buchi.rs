@@ -149,7 +149,7 @@ pub(crate) fn verify(entry: &str, original: &Cfg, config: &Config, stats: &mut S
     let mut dfas: Vec<PredicateDfa> = vec![];
     let verdict = run.refine_until_decided(&mut dfas, stats);
     run.session.add_stats(&dfas, stats);
-    let proof = matches!(verdict, Verdict::Safe).then(|| Proof { invariants: vec![], checked: Some(true), rankings: run.rankings });
+    let proof = matches!(verdict, Verdict::Safe).then(|| Proof { checked: Some(true), rankings: run.rankings, ..Proof::default() });
     (verdict, proof)
 }
 

@@ -5,7 +5,9 @@
 //! no solver call; a branch on symbolic values asks the solver whether the path condition stays
 //! satisfiable. The search deepens its bound (×4 from 256 letters, up to 2^20) until an error
 //! is reached or time ends. A word that reaches an error is checked exactly and resolved into source steps
-//! like every FALSE ([`cegar::counterexample`]); the engine only refutes.
+//! like every FALSE ([`cegar::counterexample`]). A search that follows every path to its end
+//! (a program with finitely many paths, such as a deterministic one) without reaching an error
+//! proves the program: TRUE, with the exploration as its proof.
 
 use crate::annotation::Proof;
 use crate::budget::QueryBudget;
@@ -19,6 +21,7 @@ use smt::build::eq;
 use smt::subst::{conjuncts, free_vars, substitute};
 use smt::{Op, SatResult, Solver, Term};
 use std::collections::{BTreeSet, HashMap};
+use verdict::Exploration;
 
 /// The engine `exec`.
 pub struct Exec;
@@ -28,12 +31,13 @@ impl Engine for Exec {
         "exec"
     }
 
+    /// It proves only programs whose paths all end: a bug finder, never the main engine.
     fn decides_both(&self) -> bool {
         false
     }
 
     fn about(&self) -> &'static str {
-        "symbolic execution: a depth-first search of the program's paths with constant folding and a solver for symbolic branches (can only refute)"
+        "symbolic execution: a depth-first search of the program's paths with constant folding and a solver for symbolic branches (proves only programs with finitely many paths)"
     }
 
     fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
@@ -44,8 +48,8 @@ impl Engine for Exec {
         // one statement per letter keeps each letter a conjunction whose values fold; an
         // accelerated loop would make them symbolic
         let single = Config { large_blocks: false, accelerate: false, ..config.clone() };
-        let verdict = on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, config, stats));
-        (verdict.unwrap_or_else(|e| Verdict::unknown(format!("exec: {e}"))), None)
+        on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, config, stats))
+            .unwrap_or_else(|e| (Verdict::unknown(format!("exec: {e}")), None))
     }
 }
 
@@ -54,7 +58,7 @@ impl Engine for Exec {
 /// fill gigabytes).
 const FIRST_BOUND: usize = 256;
 const BOUND_FACTOR: usize = 4;
-const LAST_BOUND: usize = 1 << 20;
+const LAST_BOUND: usize = 1 << 22;
 
 /// A call that has not returned: its letter and the caller's local variables at the call.
 struct Pending {
@@ -93,16 +97,34 @@ struct Search<'a> {
     trail: Vec<Undo>,
     word: Vec<usize>,
     solver: Box<dyn Solver>,
+    /// The statements taken in the current round, and the longest word.
+    steps: usize,
+    longest: usize,
+    /// An accepting state that is no error was reached (more threads than the bound): an
+    /// exhausted search proves nothing.
+    beyond_model: bool,
 }
 
-/// Searches `a`'s program automaton until an error is confirmed or the budget ends.
-fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> Verdict {
+/// Searches `a`'s program automaton until an error is confirmed, every path has ended, or the
+/// budget ends.
+fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     let (solver, mut checker) = match (config.solver.create(), config.solver.create()) {
         (Ok(s), Ok(c)) => (s, c),
-        (Err(e), _) | (_, Err(e)) => return Verdict::unknown(format!("exec: cannot start the solver {}: {e}", config.solver)),
+        (Err(e), _) | (_, Err(e)) => return (Verdict::unknown(format!("exec: cannot start the solver {}: {e}", config.solver)), None),
     };
-    let mut s =
-        Search { a, nwa: a.automaton(), locals: a.scopes().1, values: HashMap::new(), calls: vec![], trail: vec![], word: vec![], solver };
+    let mut s = Search {
+        a,
+        nwa: a.automaton(),
+        locals: a.scopes().1,
+        values: HashMap::new(),
+        calls: vec![],
+        trail: vec![],
+        word: vec![],
+        solver,
+        steps: 0,
+        longest: 0,
+        beyond_model: false,
+    };
     // a path to an error is checked exactly; one the check does not confirm (through an
     // over-approximated statement, or beyond the solver) is a dead end, and the first reason is
     // kept for the answer
@@ -137,17 +159,27 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
     let mut bound = FIRST_BOUND;
     let end = loop {
         match s.round(bound, config, &mut confirm) {
-            Round::Decided(v) => return v,
-            Round::Stopped(why) => break format!("exec: {why}: no error path of at most {} letters", bound / BOUND_FACTOR),
-            Round::Exhausted => break "exec: no error path (exec does not prove)".to_string(),
+            Round::Decided(v) => return (v, None),
+            Round::Stopped(why) if bound == FIRST_BOUND => break Some(format!("exec: {why}: no error path found")),
+            Round::Stopped(why) => break Some(format!("exec: {why}: no error path of at most {} letters", bound / BOUND_FACTOR)),
+            Round::Exhausted => break None,
             // every node was left: the values, the call stack and the solver are as at the start
             Round::Bounded if bound >= LAST_BOUND => {
-                break format!("exec: no error path of at most {bound} letters (the longest it searches)")
+                break Some(format!("exec: no error path of at most {bound} letters (the longest it searches)"))
             }
             Round::Bounded => bound *= BOUND_FACTOR,
         }
     };
-    unconfirmed.unwrap_or_else(|| Verdict::unknown(end))
+    match (unconfirmed, end) {
+        (Some(v), _) => (v, None),
+        (None, Some(why)) => (Verdict::unknown(why), None),
+        (None, None) if s.beyond_model => (Verdict::unknown("exec: every path ends, but some start more threads than modeled"), None),
+        // every path ended, and every error path on the way was infeasible
+        (None, None) => {
+            let exploration = Exploration { entry: entry.to_string(), steps: s.steps, longest: s.longest };
+            (Verdict::Safe, Some(Proof { checked: Some(true), explorations: vec![exploration], ..Proof::default() }))
+        }
+    }
 }
 
 /// How a round of the search ended.
@@ -168,6 +200,7 @@ impl Search<'_> {
         let mut nodes = vec![Node { state: self.nwa.initial, next: 0, trail: 0, scoped: false }];
         let mut cut = false;
         let mut steps = 0usize;
+        self.steps = 0;
         while let Some(node) = nodes.last_mut() {
             steps += 1;
             if steps.is_multiple_of(1024) {
@@ -194,6 +227,9 @@ impl Search<'_> {
                 Step::Blocked => self.undo_to(trail),
                 Step::Taken { scoped } => {
                     self.word.push(letter);
+                    self.steps += 1;
+                    self.longest = self.longest.max(self.word.len());
+                    self.beyond_model |= self.nwa.accepting[target] && !self.is_error(target);
                     nodes.push(Node { state: target, next: 0, trail, scoped });
                     if self.is_error(target) {
                         if let Some(v) = confirm(&self.word, target) {

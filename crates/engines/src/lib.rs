@@ -181,7 +181,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let mut answers = answers.into_iter();
     // A Boogie program without implementations has no execution to check: it is correct.
     let mut unknown = None;
-    let mut proof = Proof { invariants: vec![], checked: Some(true), rankings: vec![] };
+    let mut proof = Proof { checked: Some(true), ..Proof::default() };
     for prepared in &prepared {
         let (verdict, entry_proof) = match prepared {
             // (no answer: the portfolio could not run; an entry after a FALSE is never reached)
@@ -192,6 +192,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
             (Some(p), Some(ok)) => {
                 proof.invariants.extend(p.invariants);
                 proof.rankings.extend(p.rankings);
+                proof.explorations.extend(p.explorations);
                 proof.checked = p.checked.map(|c| c && ok);
             }
             _ => proof.checked = None,

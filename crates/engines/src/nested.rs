@@ -198,7 +198,7 @@ fn proof_of_reach(entry: &str, p: &Program, reach: &NestedReach, annotation: &[T
     }
     let formulas = p.marks.iter().map(|m| annotation::simplified_disjunction(&at[m.loc], deadline));
     let invariants = p.marks.iter().zip(formulas).map(|(m, formula)| m.invariant(entry, formula)).collect();
-    Proof { invariants, checked, rankings: vec![] }
+    Proof { invariants, checked, ..Proof::default() }
 }
 
 /// Checks the annotation of the reachable states (see [`proof_of_safety`]); `None` when time

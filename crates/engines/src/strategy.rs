@@ -41,8 +41,9 @@ pub trait Engine: Sync {
     fn decides_termination(&self) -> bool {
         false
     }
-    /// Whether it can answer both TRUE and FALSE (not only prove, or only refute). The last
-    /// such step of a strategy is its main engine.
+    /// Whether it answers both TRUE and FALSE on programs in general (not only proves, or only
+    /// refutes, or proves only programs of a special shape). The last such step of a strategy
+    /// is its main engine.
     fn decides_both(&self) -> bool {
         true
     }

@@ -91,7 +91,14 @@ pub fn render_proof(p: &Proof, back: Option<&BackTranslation>) -> String {
             let _ = writeln!(out, "      supporting invariants: {}", invariants.join(" && "));
         }
     }
-    if p.rankings.is_empty() || !p.invariants.is_empty() {
+    for e in &p.explorations {
+        let _ = writeln!(
+            out,
+            "every path explored [entry {}]: {} statements executed, the longest path {} statements",
+            e.entry, e.steps, e.longest
+        );
+    }
+    if (p.rankings.is_empty() && p.explorations.is_empty()) || !p.invariants.is_empty() {
         let _ = writeln!(out, "invariant check: {}", check_word(p));
     }
     out
@@ -140,5 +147,6 @@ pub fn proof_json(p: &Proof, back: Option<&BackTranslation>) -> Value {
         "procedure_contracts": entries(false),
         "invariant_check": check_word(p),
         "ranking_functions": rankings,
+        "explored": p.explorations.iter().map(|e| json!({ "entry": e.entry, "steps": e.steps, "longest_path": e.longest })).collect::<Vec<_>>(),
     })
 }

@@ -313,6 +313,20 @@ pub struct Proof {
     pub checked: Option<bool>,
     /// Termination: the ranking function of each lasso loop the proof needed.
     pub rankings: Vec<Ranking>,
+    /// Entries proved by following every path to its end (none reaches an error).
+    pub explorations: Vec<Exploration>,
+}
+
+/// A proof by exhaustion: every path of an entry's program was followed to its end, and none
+/// reaches an error (the program has finitely many paths, each of bounded length).
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    /// The entry procedure.
+    pub entry: String,
+    /// The statements executed, summed over all paths (shared prefixes once).
+    pub steps: usize,
+    /// The length of the longest path, in statements.
+    pub longest: usize,
 }
 
 /// A ranking function that shows a loop of a lasso terminates: every iteration from a state
