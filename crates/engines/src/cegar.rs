@@ -15,7 +15,7 @@ use ir::{Block, Cfg, Edge, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::nested::{Nesting, StepKind};
 use refine::portfolio::PathProgram;
 use refine::source::Infeasible;
-use refine::{check_scoped_trace, TraceCheck};
+use refine::{check_scoped_trace, check_scoped_trace_with_hints, TraceCheck};
 use smt::{Solver, Term};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -238,6 +238,26 @@ pub(crate) fn counterexample(
     solver: &mut dyn Solver,
     config: &Config,
 ) -> Verdict {
+    counterexample_with_hints(entry, a, word, target, model, &[], solver, config)
+}
+
+/// Values that variables hold after each letter of a word (`hints[i]`: after letter `i`), as a
+/// search that ran the word computed them; they speed up its checks without changing them
+/// ([`refine::check_scoped_trace_with_hints`]).
+pub(crate) type Hints = [Vec<(Term, Term)>];
+
+/// [`counterexample`], its trace checks helped by `hints` (empty: none).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn counterexample_with_hints(
+    entry: &str,
+    a: &dyn Abstraction,
+    word: &[usize],
+    target: usize,
+    model: &refine::Counterexample,
+    hints: &Hints,
+    solver: &mut dyn Solver,
+    config: &Config,
+) -> Verdict {
     let Some(violation) = a.violation(target) else {
         return Verdict::unknown("error trace ends at a location without a violation");
     };
@@ -253,16 +273,23 @@ pub(crate) fn counterexample(
     if overapprox.is_some() {
         solver.set_timeout_ms(config.exact_recheck_ms());
     }
-    // Each step is tagged with its letter: the pieces of a block inherit it.
-    let steps = word.iter().map(|&l| (letters[l].block(), l)).collect();
+    // Each step is tagged with its letter and its position in the word: the pieces of a block
+    // inherit both, and the last piece takes the block's hints.
+    let steps = word.iter().enumerate().map(|(i, &l)| (letters[l].block(), (l, i))).collect();
     // Resolving a long trace's blocks takes a check per choice: past the engine's time the
     // answer keeps the letters (the trace is feasible; only its source steps are missing).
     let budget = QueryBudget::of(config);
-    let check: &mut cex::TraceChecker<usize> = &mut |tfs, tags| match budget.stopped() {
-        Some(why) => TraceCheck::Unknown(why.to_string()),
-        None => check_scoped_trace(tfs, a.nesting(tags).as_ref(), solver),
+    let check: &mut cex::TraceChecker<(usize, usize)> = &mut |tfs, tags| {
+        if let Some(why) = budget.stopped() {
+            return TraceCheck::Unknown(why.to_string());
+        }
+        let nesting = a.nesting(&tags.iter().map(|t| t.0).collect::<Vec<_>>());
+        let last_piece = |j: usize| tags.get(j + 1).is_none_or(|next| next.1 != tags[j].1);
+        let step_hints: Vec<&[(Term, Term)]> =
+            (0..tags.len()).map(|j| if last_piece(j) { hints.get(tags[j].1).map_or(&[][..], |h| &h[..]) } else { &[] }).collect();
+        check_scoped_trace_with_hints(tfs, nesting.as_ref(), solver, &step_hints)
     };
-    let origin = |&l: &usize| cex::Origin { cfg: a.original(letters[l].cfg), thread: a.thread_of(l) };
+    let origin = |&(l, _): &(usize, usize)| cex::Origin { cfg: a.original(letters[l].cfg), thread: a.thread_of(l) };
     let (initial, steps, source_steps) = match cex::source_counterexample(steps, &origin, check, overapprox) {
         Err(unconfirmed) => return Verdict::Unknown(unconfirmed),
         Ok(Some((initial, steps))) => (initial, steps, true),

@@ -16,7 +16,7 @@ use crate::strategy::{on_automaton, Engine, Task};
 use crate::{Config, Stats, Verdict};
 use automata::nested::Nwa;
 use ir::{TransFormula, ViolationKind};
-use refine::{check_scoped_trace, TraceCheck};
+use refine::{check_scoped_trace_with_hints, TraceCheck};
 use smt::build::eq;
 use smt::subst::{conjuncts, free_vars, substitute};
 use smt::{Op, SatResult, Solver, Term};
@@ -82,10 +82,11 @@ struct Node {
     scoped: bool,
 }
 
-/// What a step does: blocked, or taken (with a solver scope when it added constraints).
+/// What a step does: blocked, or taken (with a solver scope when it added constraints, and the
+/// constant values it assigned).
 enum Step {
     Blocked,
-    Taken { scoped: bool },
+    Taken { scoped: bool, constants: Vec<(Term, Term)> },
 }
 
 struct Search<'a> {
@@ -96,6 +97,8 @@ struct Search<'a> {
     calls: Vec<Pending>,
     trail: Vec<Undo>,
     word: Vec<usize>,
+    /// The constant values each letter of the word assigned: the hints of its trace checks.
+    hints: Vec<Vec<(Term, Term)>>,
     solver: Box<dyn Solver>,
     /// The statements taken in the current round, and the longest word.
     steps: usize,
@@ -120,6 +123,7 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
         calls: vec![],
         trail: vec![],
         word: vec![],
+        hints: vec![],
         solver,
         steps: 0,
         longest: 0,
@@ -129,20 +133,22 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
     // over-approximated statement, or beyond the solver) is a dead end, and the first reason is
     // kept for the answer
     let mut unconfirmed: Option<Verdict> = None;
-    let mut confirm = |word: &[usize], target: usize| -> Option<Verdict> {
+    let mut confirm = |word: &[usize], hints: &cegar::Hints, target: usize| -> Option<Verdict> {
         tracing::debug!("exec: an error path of {} letters", word.len());
         stats.trace_checks += 1;
         checker.set_timeout_ms(config.exact_recheck_ms());
         // The letters are single statements: resolving them into source steps is one trace
         // check of the path, which confirms it; only if that fails is the word checked alone.
         let unchecked = refine::Counterexample { states: vec![] };
-        if let Verdict::Unsafe(cex) = cegar::counterexample(entry, a, word, target, &unchecked, checker.as_mut(), config) {
+        if let Verdict::Unsafe(cex) = cegar::counterexample_with_hints(entry, a, word, target, &unchecked, hints, checker.as_mut(), config)
+        {
             if cex.source_steps {
                 return Some(Verdict::Unsafe(cex));
             }
         }
         let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
-        match check_scoped_trace(&trace, a.nesting(word).as_ref(), checker.as_mut()) {
+        let step_hints: Vec<&[(Term, Term)]> = hints.iter().map(|h| &h[..]).collect();
+        match check_scoped_trace_with_hints(&trace, a.nesting(word).as_ref(), checker.as_mut(), &step_hints) {
             TraceCheck::Feasible(model) => match cegar::counterexample(entry, a, word, target, &model, checker.as_mut(), config) {
                 v @ Verdict::Unknown(_) => {
                     unconfirmed.get_or_insert(v);
@@ -182,6 +188,9 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
     }
 }
 
+/// Confirms an error word (its letters, their hints, the error state): a FALSE, or `None`.
+type Confirm<'c> = dyn FnMut(&[usize], &cegar::Hints, usize) -> Option<Verdict> + 'c;
+
 /// How a round of the search ended.
 enum Round {
     /// A path to an error was confirmed.
@@ -196,7 +205,12 @@ enum Round {
 
 impl Search<'_> {
     /// A depth-first search of the words of at most `bound` letters.
-    fn round(&mut self, bound: usize, config: &Config, confirm: &mut dyn FnMut(&[usize], usize) -> Option<Verdict>) -> Round {
+    fn round(
+        &mut self,
+        bound: usize,
+        config: &Config,
+        confirm: &mut Confirm,
+    ) -> Round {
         let mut nodes = vec![Node { state: self.nwa.initial, next: 0, trail: 0, scoped: false }];
         let mut cut = false;
         let mut steps = 0usize;
@@ -218,6 +232,7 @@ impl Search<'_> {
                     self.solver.pop();
                 }
                 self.word.pop();
+                self.hints.pop();
                 continue;
             }
             let (letter, target) = successors[node.next];
@@ -225,14 +240,15 @@ impl Search<'_> {
             let trail = self.trail.len();
             match self.take(letter, config) {
                 Step::Blocked => self.undo_to(trail),
-                Step::Taken { scoped } => {
+                Step::Taken { scoped, constants } => {
                     self.word.push(letter);
+                    self.hints.push(constants);
                     self.steps += 1;
                     self.longest = self.longest.max(self.word.len());
                     self.beyond_model |= self.nwa.accepting[target] && !self.is_error(target);
                     nodes.push(Node { state: target, next: 0, trail, scoped });
                     if self.is_error(target) {
-                        if let Some(v) = confirm(&self.word, target) {
+                        if let Some(v) = confirm(&self.word, &self.hints, target) {
                             return Round::Decided(v);
                         }
                     }
@@ -290,6 +306,7 @@ impl Search<'_> {
         // A value that is neither a constant nor a symbol becomes a symbol defined in the
         // solver: values stay small however long the path (`x - 1` a thousand times over).
         let mut definitions = vec![];
+        let constants: Vec<(Term, Term)> = outs.iter().filter(|(_, v)| v.is_literal()).cloned().collect();
         for (x, v) in outs {
             let v = if v.is_literal() || v.is_var() {
                 v
@@ -301,14 +318,14 @@ impl Search<'_> {
             self.set(&x, Some(v));
         }
         if constraints.is_empty() && definitions.is_empty() {
-            return Step::Taken { scoped: false };
+            return Step::Taken { scoped: false, constants };
         }
         self.solver.push();
         for c in definitions.iter().chain(&constraints) {
             self.solver.assert(c);
         }
         if constraints.is_empty() {
-            return Step::Taken { scoped: true };
+            return Step::Taken { scoped: true, constants };
         }
         self.solver.set_timeout_ms(QueryBudget::of(config).next_ms());
         match self.solver.check() {
@@ -316,7 +333,7 @@ impl Search<'_> {
                 self.solver.pop();
                 Step::Blocked
             }
-            _ => Step::Taken { scoped: true },
+            _ => Step::Taken { scoped: true, constants },
         }
     }
 

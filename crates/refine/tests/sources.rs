@@ -4,7 +4,7 @@ use ir::{Stmt, TransFormula};
 use num_bigint::BigInt;
 use refine::farkas::{farkas_sequence, farkas_sequence_of, Strength};
 use refine::hoare::{sp, wp, HoareChecker, Validity};
-use refine::{assertion_sequence, check_trace, is_inductive, RefineError, Sequence, Source, TraceCheck};
+use refine::{assertion_sequence, check_scoped_trace_with_hints, check_trace, is_inductive, RefineError, Sequence, Source, TraceCheck};
 use smt::build::*;
 use smt::subst::free_vars;
 use smt::z3backend::Z3Solver;
@@ -275,6 +275,44 @@ fn feasible_trace_gives_counterexample() {
     let (trace2, _) = fig1();
     assert!(matches!(check_trace(&trace2, &mut s), TraceCheck::Infeasible { .. }));
     assert!(matches!(check_trace(&trace, &mut s), TraceCheck::Feasible(_)));
+}
+
+/// Hints (values after some steps) only narrow the models: a feasible trace keeps a model
+/// with the hinted values, a wrong hint falls back to the plain check, and an infeasible trace
+/// stays infeasible.
+fn refs(h: &[Vec<(Term, Term)>]) -> Vec<&[(Term, Term)]> {
+    h.iter().map(|v| &v[..]).collect()
+}
+
+#[test]
+fn hints_narrow_the_models_of_a_trace() {
+    let (i, a) = (iv("i"), Term::var("a", Sort::array(Sort::Int, Sort::Int)));
+    // twenty writes `a[i] = i; i++`, then `a[19] == 19` (feasible) or `!= 19` (not)
+    let mut trace = vec![assign(&i, int(0))];
+    let mut hints: Vec<Vec<(Term, Term)>> = vec![vec![(i.clone(), int(0))]];
+    for k in 0..20 {
+        trace.push(assign(&a, store(&a, &i, &i)));
+        hints.push(vec![]);
+        trace.push(assign(&i, add(&[i.clone(), int(1)])));
+        hints.push(vec![(i.clone(), int(k + 1))]);
+    }
+    let last = |t: &mut Vec<TransFormula>, c: Term| {
+        t.push(assume(c));
+    };
+    let read = select(&a, &int(19));
+    let (mut feasible, mut infeasible) = (trace.clone(), trace);
+    last(&mut feasible, eq(&read, &int(19)));
+    last(&mut infeasible, not(&eq(&read, &int(19))));
+    hints.push(vec![]);
+    let mut s = solver();
+    let TraceCheck::Feasible(cex) = check_scoped_trace_with_hints(&feasible, None, &mut s, &refs(&hints)) else { panic!("feasible") };
+    assert_eq!(cex.states[41].get(&i), Some(&int(20)));
+    assert!(matches!(check_scoped_trace_with_hints(&infeasible, None, &mut s, &refs(&hints)), TraceCheck::Infeasible { .. }));
+    // a wrong hint: the trace is checked without hints
+    let mut wrong = hints.clone();
+    wrong[2] = vec![(i.clone(), int(7))];
+    let TraceCheck::Feasible(cex) = check_scoped_trace_with_hints(&feasible, None, &mut s, &refs(&wrong)) else { panic!("feasible") };
+    assert_eq!(cex.states[3].get(&i), Some(&int(1)));
 }
 
 #[test]
