@@ -65,7 +65,7 @@ struct Cli {
     /// paths all end), `buchi` (termination:
     /// lassos, ranking functions, nontermination arguments). An engine without a share gets all the time
     /// left; one with a kind (`flat`, `recursive`, `threads`) runs only on programs of that
-    /// kind. Default: `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec`, and `buchi` for
+    /// kind. Default: `exec:5%:0.5s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec`, and `buchi` for
     /// `--property termination`; engines that decide the other question are skipped.
     #[arg(long, value_name = "STRATEGY")]
     engine: Option<Strategy>,

@@ -111,9 +111,11 @@ fn boolean_abstraction_proves_and_refutes_what_cartesian_does() {
 #[test]
 fn the_default_strategy_runs_the_tree_first_on_programs_with_threads_only() {
     let args = ["--timeout", "30", "--jobs", "1", "--stats"];
-    let out = output(&own("conc-atomic-increment.c"), &args);
+    // (a program whose interleavings symbolic execution cannot all follow, so it passes on)
+    let out = output(&own("conc-loop-counter.c"), &args);
     assert!(
-        out.starts_with("TRUE\n") && out.contains("strategy: \"cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec\""),
+        out.starts_with("TRUE\n")
+            && out.contains("strategy: \"exec:5%:0.5s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec\""),
         "{out}"
     );
     assert!(out.contains("engine: \"art\""), "{out}");

@@ -97,7 +97,7 @@ fn interval_invariants_prove_nested_counting_loops() {
     }
     for file in &tasks {
         for source in ["portfolio", "intervals"] {
-            let r = tracery(&["--timeout", "60", "--data-model", "ILP32", "--refinement", source], file);
+            let r = tracery(&["--timeout", "60", "--data-model", "ILP32", "--refinement", source, "--engine", "automizer"], file);
             assert_eq!(first_line(&r.stdout), "TRUE", "{source} on {}: {}", file.display(), r.stdout);
             assert!(r.stdout.contains("invariant check: passed"), "{source} on {}: {}", file.display(), r.stdout);
         }
@@ -151,10 +151,11 @@ fn houdini_proves_array_loops_spacer_unrolls() {
 fn horn_solving_proves_disjunctive_invariants() {
     let Some(bench) = bench() else { return };
     let file = bench.join("seeds/lecture-malloc-free.c");
-    let r = tracery(&["--timeout", "60", "--property", "default,valid-memsafety", "--stats"], &file);
+    let r = tracery(&["--timeout", "60", "--property", "default,valid-memsafety", "--stats", "--engine", "horn"], &file);
     assert_eq!(first_line(&r.stdout), "TRUE", "{}", r.stdout);
     assert!(r.stdout.contains("invariant check: passed") && r.stdout.contains("horn_proof: true"), "{}", r.stdout);
-    let r = tracery(&["--timeout", "5", "--property", "default,valid-memsafety", "--no-horn"], &file);
+    // (trace abstraction alone does not find the disjunction in time)
+    let r = tracery(&["--timeout", "5", "--property", "default,valid-memsafety", "--engine", "automizer"], &file);
     assert_eq!(first_line(&r.stdout), "UNKNOWN", "{}", r.stdout);
 }
 
@@ -272,7 +273,8 @@ fn a_parallel_portfolio_gives_the_seed_verdicts() {
             let r = tracery(&["--timeout", "60", "--jobs", jobs, "--stats"], file);
             assert_eq!(first_line(&r.stdout), *verdict, "--jobs {jobs} on {}: {}", file.display(), r.stdout);
             if *verdict == "TRUE" {
-                assert!(r.stdout.contains("invariant check: passed"), "--jobs {jobs} on {}: {}", file.display(), r.stdout);
+                let proved = r.stdout.contains("invariant check: passed") || r.stdout.contains("every path explored");
+                assert!(proved, "--jobs {jobs} on {}: {}", file.display(), r.stdout);
             }
             assert!(r.stdout.contains("engine: \""), "{}", r.stdout);
         }

@@ -205,19 +205,15 @@ enum Round {
 
 impl Search<'_> {
     /// A depth-first search of the words of at most `bound` letters.
-    fn round(
-        &mut self,
-        bound: usize,
-        config: &Config,
-        confirm: &mut Confirm,
-    ) -> Round {
+    fn round(&mut self, bound: usize, config: &Config, confirm: &mut Confirm) -> Round {
         let mut nodes = vec![Node { state: self.nwa.initial, next: 0, trail: 0, scoped: false }];
         let mut cut = false;
         let mut steps = 0usize;
         self.steps = 0;
         while let Some(node) = nodes.last_mut() {
             steps += 1;
-            if steps.is_multiple_of(1024) {
+            // (often enough for steps that each ask the solver, seldom enough to cost nothing)
+            if steps.is_multiple_of(16) {
                 if let Some(why) = QueryBudget::of(config).stopped() {
                     return Round::Stopped(why);
                 }
@@ -250,6 +246,10 @@ impl Search<'_> {
                     if self.is_error(target) {
                         if let Some(v) = confirm(&self.word, &self.hints, target) {
                             return Round::Decided(v);
+                        }
+                        // a confirmation is a solver call or several: the budget may be over
+                        if let Some(why) = QueryBudget::of(config).stopped() {
+                            return Round::Stopped(why);
                         }
                     }
                 }
