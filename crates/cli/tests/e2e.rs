@@ -474,7 +474,7 @@ fn files_with(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
 /// - GeometricalIntegerCake.c: dereferences uninitialized pointers (unsafe for the default
 ///   properties, which include valid-deref; the annotation is about the assertion alone).
 /// - nestedLoopWithAssertion: the outer loop's last iteration sets `x = 5000` and then asserts
-///   `x < 5000` (unsafe; not found yet: it needs 5000 outer iterations).
+///   `x < 5000` (unsafe; symbolic execution finds it after 5000 outer iterations).
 /// - motivating.bpl (concurrent): the assertion `result >= 1 ==> A[m] > 0 && B[m] > 0` is about
 ///   an arbitrary index `m`, while `result >= 1` says only that some index has both positive:
 ///   with `N = 2`, `A[0], B[0] > 0`, `A[1] <= 0` and `m = 1` (every `thread1` leaving its loop at
