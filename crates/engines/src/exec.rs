@@ -3,7 +3,7 @@
 //! values of the variables as terms. Values that are constants fold as the search goes, so a
 //! deterministic computation (a recursion to depth 20, a loop of a thousand iterations) costs
 //! no solver call; a branch on symbolic values asks the solver whether the path condition stays
-//! satisfiable. The search deepens its bound (×4 from 256 letters, up to 2^20) until an error
+//! satisfiable. The search deepens its bound (×4 from 256 letters, up to 2^22) until an error
 //! is reached or time ends. A word that reaches an error is checked exactly and resolved into source steps
 //! like every FALSE ([`cegar::counterexample`]). A search that follows every path to its end
 //! (a program with finitely many paths, such as a deterministic one) without reaching an error
