@@ -48,8 +48,20 @@ impl Engine for Exec {
         // one statement per letter keeps each letter a conjunction whose values fold; an
         // accelerated loop would make them symbolic
         let single = Config { large_blocks: false, accelerate: false, ..config.clone() };
-        on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, config, stats))
-            .unwrap_or_else(|e| (Verdict::unknown(format!("exec: {e}")), None))
+        // On a thread of its own, so with a Z3 context of its own: after the search's deep
+        // solver scopes, Z3 4.8.12 crashed in a later engine's query on the thread's shared
+        // context (POPL2023/map-aggr-update1-3modifiers.bpl, `exec` then `art`).
+        let searched = std::thread::scope(|scope| {
+            let run = std::thread::Builder::new().name("exec".into()).stack_size(crate::portfolio::LANE_STACK).spawn_scoped(scope, || {
+                smt::z3backend::interrupt_when(Some(config.cancel.flag()));
+                on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, config, stats))
+            });
+            match run {
+                Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(e) => Err(format!("cannot start its thread: {e}")),
+            }
+        });
+        searched.unwrap_or_else(|e| (Verdict::unknown(format!("exec: {e}")), None))
     }
 }
 
