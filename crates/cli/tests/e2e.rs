@@ -1,6 +1,9 @@
 //! End-to-end tests: the real binary on the project's own programs and, when the shared
 //! benchmark folder is present, on its Boogie tasks.
 
+mod common;
+
+use common::{own, proved};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -28,10 +31,6 @@ fn tracery(args: &[&str], file: &Path) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
-}
-
-fn own(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
 }
 
 fn bench() -> Option<PathBuf> {
@@ -273,8 +272,7 @@ fn a_parallel_portfolio_gives_the_seed_verdicts() {
             let r = tracery(&["--timeout", "60", "--jobs", jobs, "--stats"], file);
             assert_eq!(first_line(&r.stdout), *verdict, "--jobs {jobs} on {}: {}", file.display(), r.stdout);
             if *verdict == "TRUE" {
-                let proved = r.stdout.contains("invariant check: passed") || r.stdout.contains("every path explored");
-                assert!(proved, "--jobs {jobs} on {}: {}", file.display(), r.stdout);
+                assert!(proved(&r.stdout), "--jobs {jobs} on {}: {}", file.display(), r.stdout);
             }
             assert!(r.stdout.contains("engine: \""), "{}", r.stdout);
         }

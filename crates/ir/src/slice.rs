@@ -6,10 +6,10 @@
 //! every loop keeps its exit and the proof of the slice keeps its shape.) Of the statements on
 //! the paths to errors and to the exit, every `assume` stays; a variable is *relevant* if one
 //! of them reads it, or an assignment to a relevant variable reads it (flow-insensitive, so it
-//! holds for every path and through memory arrays alike). Assignments and havocs of the other variables are dropped: they change
-//! no condition, so the sliced program reaches an error location along the same paths as the
-//! program (a run of one is a run of the other with the irrelevant variables changed), and an
-//! invariant of the slice is one of the program. A sliced edge keeps its statement as it was
+//! holds for every path and through memory arrays alike). Assignments and havocs of the other
+//! variables are dropped: they change no condition, so the sliced program reaches an error
+//! location along the same paths as the program (a run of one is a run of the other with the
+//! irrelevant variables changed), and an invariant of the slice is one of the program. A sliced edge keeps its statement as it was
 //! ([`Edge::unsliced`]) for the report of a counterexample.
 
 use crate::cfg::{Cfg, Edge, Label};

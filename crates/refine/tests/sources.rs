@@ -277,13 +277,13 @@ fn feasible_trace_gives_counterexample() {
     assert!(matches!(check_trace(&trace, &mut s), TraceCheck::Feasible(_)));
 }
 
-/// Hints (values after some steps) only narrow the models: a feasible trace keeps a model
-/// with the hinted values, a wrong hint falls back to the plain check, and an infeasible trace
-/// stays infeasible.
 fn refs(h: &[Vec<(Term, Term)>]) -> Vec<&[(Term, Term)]> {
     h.iter().map(|v| &v[..]).collect()
 }
 
+/// Hints (values after some steps) only narrow the models: a feasible trace keeps a model
+/// with the hinted values, a wrong hint falls back to the plain check, and an infeasible trace
+/// stays infeasible.
 #[test]
 fn hints_narrow_the_models_of_a_trace() {
     let (i, a) = (iv("i"), Term::var("a", Sort::array(Sort::Int, Sort::Int)));
