@@ -108,9 +108,6 @@ impl Fx<'_> {
                 let Val::Ptr(b, o) = v else {
                     return Err(CError::syntax(&e.pos, "dereference of a non-pointer"));
                 };
-                if let CType::Func(_) = e.ty {
-                    return Err(self.unsupported(&e.pos, "function pointer"));
-                }
                 Ok(Place::Mem(MemLoc { b, o, ty: e.ty.clone(), checked: true }))
             }
             ExprKind::Member(base, k) => match self.locate(base)? {
@@ -166,7 +163,7 @@ impl Fx<'_> {
                 }
             },
             ExprKind::Unsupported(what) => Err(self.unsupported(&e.pos, what.clone())),
-            ExprKind::Function(_) => Err(self.unsupported(&e.pos, "function pointer")),
+            ExprKind::Function(f) => Err(CError::syntax(&e.pos, format!("the function `{f}` is not an object"))),
             ExprKind::StmtExpr(_) | ExprKind::Call(..) | ExprKind::Cond(..) | ExprKind::Comma(..) | ExprKind::Assign(..) => {
                 Err(self.unsupported(&e.pos, "member or element of a struct or array value that is not an object"))
             }
@@ -422,14 +419,15 @@ impl Fx<'_> {
                 let less = |x: &Term, y: &Term, b1: &Term, b2: &Term| {
                     or(&[smt::build::lt(b1, b2), smt::build::and(&[smt::build::eq(b1, b2), smt::build::lt(x, y)])])
                 };
-                Ok(Val::Bool(match op {
+                let exact = match op {
                     conv::CmpOp::Eq => same,
                     conv::CmpOp::Ne => not(&same),
                     conv::CmpOp::Lt => less(&o1, &o2, &b1, &b2),
                     conv::CmpOp::Gt => less(&o2, &o1, &b2, &b1),
                     conv::CmpOp::Le => not(&less(&o2, &o1, &b2, &b1)),
                     conv::CmpOp::Ge => not(&less(&o1, &o2, &b1, &b2)),
-                }))
+                };
+                Ok(Val::Bool(self.address_comparison(exact, (&b1, &o1), (&b2, &o2), pos)))
             }
             ExprKind::Cmp(op, a, b) => {
                 if !a.ty.is_integer() {
@@ -499,53 +497,23 @@ impl Fx<'_> {
                 self.cur = lb;
                 let vb = self.eval(b, needed)?;
                 let (eb, b_pure) = (self.cur, self.cur == lb && self.b.edge_count() == edges2);
-                // the value: integers, pointers, structs and modelled floats by their parts
-                let kind = match (&va, &vb, needed) {
-                    (_, _, false) | (Val::Void, _, _) => None,
-                    (Val::Float(Some(_)), Val::Float(Some(_)), _) => Some(va.clone()),
-                    (Val::Float(_), _, _) => Some(Val::Float(None)),
-                    (v, _, true) => Some(v.clone()),
-                };
-                let rebuild = |like: &Val, parts: Vec<Term>| -> Val {
-                    match like {
-                        Val::Int(_) | Val::Bool(_) => Val::Int(parts[0].clone()),
-                        Val::Float(_) => Val::Float(Some(parts[0].clone())),
-                        Val::Ptr(..) => Val::Ptr(parts[0].clone(), parts[1].clone()),
-                        Val::Agg(_) => Val::Agg(parts),
-                        v => v.clone(),
-                    }
-                };
+                let kind = merged_kind(&[&va, &vb], needed);
                 let (pa, pb) = (va.flatten(self.tr.sem()), vb.flatten(self.tr.sem()));
-                let has_parts = matches!(kind, Some(Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) | Val::Float(Some(_))));
-                if has_parts && pa.len() != pb.len() {
+                if has_parts(&kind) && pa.len() != pb.len() {
                     return Err(CError::syntax(pos, "branches of `?:` have different types"));
                 }
                 if a_pure && b_pure {
                     self.cur = start;
                     return Ok(match &kind {
-                        Some(k) if has_parts => rebuild(k, pa.iter().zip(&pb).map(|(x, y)| ite(&phi, x, y)).collect()),
+                        Some(k) if has_parts(&kind) => rebuild(k, pa.iter().zip(&pb).map(|(x, y)| ite(&phi, x, y)).collect()),
                         Some(k) => k.clone(),
                         None => Val::Void,
                     });
                 }
-                let join = self.loc(pos);
-                let temps: Vec<Term> = if has_parts { pa.iter().map(|x| self.temp_of(x.sort.clone())).collect() } else { vec![] };
-                for (end, parts) in [(ea, &pa), (eb, &pb)] {
-                    self.cur = end;
-                    if !temps.is_empty() {
-                        let pairs: Vec<(Term, Term)> = temps.iter().cloned().zip(parts.iter().cloned()).collect();
-                        self.emit(ir::Stmt::Assign(pairs), pos, None);
-                    }
-                    self.b.jump(self.cur, join, Some(pos.clone()));
-                }
+                let v = self.join(&[(ea, va), (eb, vb)], &kind, pos);
                 self.b.edge(start, la, ir::Label::Stmt(ir::Stmt::Assume(phi.clone())), Some(pos.clone()), None);
                 self.b.edge(start, lb, ir::Label::Stmt(ir::Stmt::Assume(not(&phi))), Some(pos.clone()), None);
-                self.cur = join;
-                Ok(match &kind {
-                    Some(k) if has_parts => rebuild(k, temps),
-                    Some(k) => k.clone(),
-                    None => Val::Void,
-                })
+                Ok(v)
             }
             ExprKind::Comma(a, b) => {
                 self.effect(a)?;
@@ -679,9 +647,10 @@ impl Fx<'_> {
                 Ok(Val::Int(keep_old.or(scalar).unwrap_or(result)))
             }
             ExprKind::Call(Callee::Named(name), args) => self.call(name, args, &e.ty, pos, needed),
+            ExprKind::Call(Callee::Pointer(p), args) => self.call_through(p, args, &e.ty, pos, needed),
             ExprKind::StmtExpr(s) => self.stmt_expr(s, needed),
             ExprKind::Unsupported(what) => Err(self.unsupported(pos, what.clone())),
-            ExprKind::Function(_) => Err(self.unsupported(pos, "function pointer")),
+            ExprKind::Function(f) => self.function_pointer(f, pos),
         }
     }
 
@@ -709,7 +678,12 @@ impl Fx<'_> {
                     || self.may_emit(a)
                     || self.may_emit(b)
             }
-            ExprKind::Cmp(_, a, b) => !(a.ty.is_integer() || a.ty.is_pointer()) || self.may_emit(a) || self.may_emit(b),
+            ExprKind::Cmp(_, a, b) => {
+                !(a.ty.is_integer() || a.ty.is_pointer())
+                    || (a.ty.is_pointer() && self.tr.integer_pointers)
+                    || self.may_emit(a)
+                    || self.may_emit(b)
+            }
             ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) | ExprKind::Comma(a, b) => self.may_emit(a) || self.may_emit(b),
             ExprKind::Cond(c, a, b) => self.may_emit(c) || self.may_emit(a) || self.may_emit(b),
             ExprKind::Assign(..) | ExprKind::CompoundAssign { .. } | ExprKind::Call(..) | ExprKind::StmtExpr(_) => true,
@@ -761,9 +735,6 @@ impl Fx<'_> {
         if let ExprKind::Unsupported(what) = &x.kind {
             return Err(self.unsupported(&x.pos, what.clone()));
         }
-        if let ExprKind::Function(_) = &x.kind {
-            return Err(self.unsupported(&x.pos, "function pointer"));
-        }
         if from.is_pointer() && ty.is_pointer() {
             if let Some(why) = punning(from, ty, x) {
                 return Err(self.unsupported(pos, why));
@@ -771,17 +742,17 @@ impl Fx<'_> {
             return self.eval(x, needed);
         }
         if from.is_integer() && ty.is_pointer() {
-            if let ExprKind::IntLit(v) = &x.kind {
-                if num_traits::Zero::is_zero(v) {
-                    return Ok(Val::Ptr(int(0), int(0)));
-                }
-            }
-            return Err(self.unsupported(pos, "conversion of an integer to a pointer"));
+            let v = self.int_value(x)?;
+            return Ok(self.integer_to_pointer(&v, from));
         }
         if from.is_pointer() && *ty == CType::Int(crate::types::IntKind::Bool) {
             let c = self.cond(x)?;
             let sem = self.tr.sem();
             return Ok(Val::Int(conv::convert(&sem.bool_to_int(&c), &CType::INT, ty, sem)));
+        }
+        if from.is_pointer() && ty.is_integer() {
+            let Val::Ptr(b, o) = self.rvalue(x)? else { return Err(CError::syntax(pos, "conversion of a non-pointer")) };
+            return Ok(self.pointer_to_integer(&b, &o, ty, pos));
         }
         Err(self.unsupported(pos, format!("conversion from {} to {}", type_name(from), type_name(ty))))
     }
@@ -825,6 +796,60 @@ impl Fx<'_> {
 
 /// Why a pointer conversion would make memory be accessed with a type other than the one it
 /// was written with (the memory model is typed), if it would.
+/// The value of a join of branches that computed `vals`: integers, pointers, structs and
+/// modelled floats by their parts (`None`: no value needed).
+pub(crate) fn merged_kind(vals: &[&Val], needed: bool) -> Option<Val> {
+    match vals.first() {
+        None | Some(Val::Void) => None,
+        _ if !needed => None,
+        Some(Val::Float(_)) if !vals.iter().all(|v| matches!(v, Val::Float(Some(_)))) => Some(Val::Float(None)),
+        Some(v) => Some((*v).clone()),
+    }
+}
+
+/// Whether a value of this kind is passed by its parts.
+pub(crate) fn has_parts(kind: &Option<Val>) -> bool {
+    matches!(kind, Some(Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) | Val::Float(Some(_))))
+}
+
+/// A value like `like` made of `parts`.
+fn rebuild(like: &Val, parts: Vec<Term>) -> Val {
+    match like {
+        Val::Int(_) | Val::Bool(_) => Val::Int(parts[0].clone()),
+        Val::Float(_) => Val::Float(Some(parts[0].clone())),
+        Val::Ptr(..) => Val::Ptr(parts[0].clone(), parts[1].clone()),
+        Val::Agg(_) => Val::Agg(parts),
+        v => v.clone(),
+    }
+}
+
+impl Fx<'_> {
+    /// Joins branches that end at the given locations with the given values (of `kind`, of
+    /// the same number of parts) at a new location, which becomes current.
+    pub(crate) fn join(&mut self, ends: &[(usize, Val)], kind: &Option<Val>, pos: &SourcePos) -> Val {
+        let join = self.loc(pos);
+        let parts: Vec<Vec<Term>> = ends.iter().map(|(_, v)| v.flatten(self.tr.sem())).collect();
+        let temps: Vec<Term> = match parts.first() {
+            Some(first) if has_parts(kind) => first.iter().map(|x| self.temp_of(x.sort.clone())).collect(),
+            _ => vec![],
+        };
+        for ((end, _), parts) in ends.iter().zip(&parts) {
+            self.cur = *end;
+            if !temps.is_empty() {
+                let pairs: Vec<(Term, Term)> = temps.iter().cloned().zip(parts.iter().cloned()).collect();
+                self.emit(ir::Stmt::Assign(pairs), pos, None);
+            }
+            self.b.jump(self.cur, join, Some(pos.clone()));
+        }
+        self.cur = join;
+        match kind {
+            Some(k) if has_parts(kind) => rebuild(k, temps),
+            Some(k) => k.clone(),
+            None => Val::Void,
+        }
+    }
+}
+
 fn punning(from: &CType, to: &CType, operand: &Expr) -> Option<String> {
     let (CType::Pointer(a), CType::Pointer(b)) = (from, to) else { return None };
     fn elem(t: &CType) -> &CType {
@@ -837,6 +862,8 @@ fn punning(from: &CType, to: &CType, operand: &Expr) -> Option<String> {
     let is_char = |t: &CType| matches!(t, CType::Int(IntKind::Char | IntKind::SChar | IntKind::UChar));
     match (a, b) {
         _ if a == b => None,
+        // a call through a pointer dispatches over the functions of the pointer's type
+        (CType::Func(_), CType::Func(_)) => None,
         (CType::Void, _) if !is_char(b) => None,
         (CType::Void, _) => {
             // character access to fresh memory is fine; to other objects it reads their bytes

@@ -4,10 +4,10 @@
 //! the offset counts bytes. Memory is typed: integers, pointer bases and pointer offsets are
 //! kept in three arrays `base -> offset -> value`. `#valid[b]` tells whether object `b` is live
 //! and `#length[b]` is its size in bytes. Heap objects get increasing positive bases from
-//! `#next`, stack and static objects decreasing negative ones from `#snext`, so objects never
-//! alias (a freed base is not reused). Accesses check (property `valid-deref`) that the object is
-//! live and the access lies inside it; `free` checks (`valid-free`) that its argument is null
-//! or the start of a live heap object.
+//! `#next`, stack and static objects decreasing negative ones from `#snext` (below the bases
+//! of functions, see `fnptr`), so objects never alias (a freed base is not reused). Accesses
+//! check (property `valid-deref`) that the object is live and the access lies inside it;
+//! `free` checks (`valid-free`) that its argument is null or the start of a live heap object.
 
 use crate::error::{CError, Result};
 use crate::func::{Fx, Val};
@@ -347,7 +347,7 @@ impl Fx<'_> {
         let pairs = vec![
             (valid(), smt::build::const_array(&Sort::array(Sort::Int, Sort::Bool), &bool_lit(false))),
             (next_heap(), int(1)),
-            (next_stack(), int(-1)),
+            (next_stack(), int(self.tr.first_stack_base())),
             (alloc_count(), int(0)),
         ];
         self.emit(Stmt::Assign(pairs), pos, None);

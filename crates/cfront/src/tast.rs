@@ -35,6 +35,8 @@ pub struct Expr {
 pub enum Callee {
     /// A function named directly (defined, declared, or implicitly declared).
     Named(String),
+    /// The function a pointer points to (the pointer, of type pointer to function).
+    Pointer(Box<Expr>),
 }
 
 /// Kinds of typed expressions.
@@ -47,8 +49,7 @@ pub enum ExprKind {
     FloatLit(Option<f64>),
     /// A string literal (its bytes, without the terminating zero).
     StrLit(Vec<u8>),
-    /// A function designator, or a pointer to the function it names (only the thread
-    /// functions read it: any other use is unsupported, as a function pointer).
+    /// A function designator, or (with a pointer type) a pointer to the function it names.
     Function(String),
     /// A variable (an lvalue).
     Var(VarId),

@@ -122,6 +122,10 @@ pub(crate) struct Tr {
     pub promotable: HashSet<usize>,
     /// Promoted pointers and the scalar variable that stands for `*p` (`promote`).
     pub promoted: HashMap<VarId, VarId>,
+    /// Functions whose address is taken (`fnptr`).
+    pub addressed_functions: BTreeSet<String>,
+    /// Whether the program converts integers (other than 0) to pointers.
+    pub integer_pointers: bool,
     /// Whether marks were added since the last translation attempt.
     pub new_marks: bool,
     /// Whether the program uses memory (the memory variables are globals).
@@ -177,6 +181,8 @@ impl Tr {
             mem_locals: HashSet::new(),
             promotable: HashSet::new(),
             promoted: HashMap::new(),
+            addressed_functions: BTreeSet::new(),
+            integer_pointers: false,
             new_marks: false,
             uses_memory: false,
             uses_threads: false,

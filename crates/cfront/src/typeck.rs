@@ -404,10 +404,6 @@ impl Tr {
 
     /// The conversion as if by assignment to an object of type `ty`.
     pub fn convert_assign(&mut self, e: Expr, ty: &CType, span: Span) -> Result<Expr> {
-        if ty.is_pointer() && e.ty.is_integer() && !matches!(e.kind, ExprKind::IntLit(_)) {
-            let pos = self.pos(span);
-            return Ok(Expr::new(ExprKind::Unsupported("conversion of an integer to a pointer".into()), ty.clone(), pos));
-        }
         let e = self.decay(e);
         if matches!(ty, CType::Record(_) | CType::Array(..)) || matches!(e.ty, CType::Record(_)) {
             if e.ty == *ty {
@@ -468,12 +464,8 @@ impl Tr {
             }
             U::Address => {
                 if let CType::Func(_) = x.ty {
-                    let ty = CType::Pointer(Rc::new(x.ty.clone()));
-                    let kind = match x.kind {
-                        ExprKind::Function(f) => ExprKind::Function(f),
-                        _ => ExprKind::Unsupported("function pointer".into()),
-                    };
-                    return Ok(Expr::new(kind, ty, pos));
+                    // `&f` or `&*fp`: the pointer the function designator stands for
+                    return Ok(self.decay(x));
                 }
                 if matches!(x.kind, ExprKind::Unsupported(_) | ExprKind::Function(_)) {
                     let ty = CType::Pointer(Rc::new(x.ty.clone()));
@@ -489,7 +481,8 @@ impl Tr {
                     _ => return Err(self.error(span, "dereference of a non-pointer")),
                 };
                 if let CType::Func(_) = ty {
-                    return Ok(Expr::new(ExprKind::Unsupported("function pointer".into()), ty, pos));
+                    // `*fp` designates the function `fp` points to: the same value, as a designator
+                    return Ok(Expr { ty, ..x });
                 }
                 if let Some(s) = self.promoted_scalar(&x) {
                     return Ok(Expr::new(ExprKind::Var(s), ty, pos));
@@ -654,11 +647,11 @@ impl Tr {
                     return Err(self.unsupported(span, "chained comparison in ACSL"));
                 }
                 if a.ty.is_pointer() || b.ty.is_pointer() {
-                    // a null pointer constant compares with a pointer
+                    // a null pointer constant (or, as GCC allows, any integer) compares as a pointer
                     let ty = if a.ty.is_pointer() { a.ty.clone() } else { b.ty.clone() };
-                    let ok = |e: &Expr| e.ty.is_pointer() || matches!(&e.kind, ExprKind::IntLit(v) if v.is_zero());
+                    let ok = |e: &Expr| e.ty.is_pointer() || e.ty.is_integer();
                     if !ok(&a) || !ok(&b) {
-                        return Ok(Expr::new(ExprKind::Unsupported("comparison of a pointer with an integer".into()), CType::INT, pos));
+                        return Ok(Expr::new(ExprKind::Unsupported("comparison of a pointer with a non-integer".into()), CType::INT, pos));
                     }
                     let (a, b) = (self.cast(a, &ty, pos.clone()), self.cast(b, &ty, pos.clone()));
                     return Ok(Expr::new(ExprKind::Cmp(cop, bx(a), bx(b)), CType::INT, pos));
@@ -749,15 +742,16 @@ impl Tr {
         };
         let Some(name) = name else {
             let callee = self.expr(&c.callee)?;
-            let ret = match &callee.ty {
+            let callee = self.decay(callee);
+            let fty = match &callee.ty {
                 CType::Pointer(t) => match &**t {
-                    CType::Func(f) => f.ret.clone(),
-                    _ => CType::INT,
+                    CType::Func(f) => f.clone(),
+                    _ => return Err(self.error(span, "called object is not a function or function pointer")),
                 },
-                CType::Func(f) => f.ret.clone(),
-                _ => CType::INT,
+                _ => return Err(self.error(span, "called object is not a function or function pointer")),
             };
-            return Ok(Expr::new(ExprKind::Unsupported("call through a function pointer".into()), ret, pos));
+            let args = self.call_arguments(&fty, &c.arguments, span, "a function pointer")?;
+            return Ok(Expr::new(ExprKind::Call(Callee::Pointer(bx(callee)), args), fty.ret.clone(), pos));
         };
         match name.as_str() {
             "__builtin_expect" if c.arguments.len() == 2 => return self.expr(&c.arguments[0]),
@@ -793,8 +787,15 @@ impl Tr {
                 ty
             }
         };
+        let args = self.call_arguments(&fty, &c.arguments, span, &format!("`{name}`"))?;
+        Ok(Expr::new(ExprKind::Call(Callee::Named(name), args), fty.ret.clone(), pos))
+    }
+
+    /// The arguments of a call of a function of type `fty` (`callee` names it in errors),
+    /// converted as if by assignment to prototyped parameters, else by the default promotions.
+    fn call_arguments(&mut self, fty: &FuncType, arguments: &[Node<ast::Expression>], span: Span, callee: &str) -> Result<Vec<Expr>> {
         let mut args = Vec::new();
-        for (k, a) in c.arguments.iter().enumerate() {
+        for (k, a) in arguments.iter().enumerate() {
             let te = self.expr(a)?;
             let te = self.decay(te);
             let te = match fty.params.get(k) {
@@ -812,9 +813,9 @@ impl Tr {
             args.push(te);
         }
         if fty.prototyped && (args.len() < fty.params.len() || (args.len() > fty.params.len() && !fty.variadic)) {
-            return Err(self.error(span, format!("wrong number of arguments in call of `{name}`")));
+            return Err(self.error(span, format!("wrong number of arguments in call of {callee}")));
         }
-        Ok(Expr::new(ExprKind::Call(Callee::Named(name), args), fty.ret.clone(), pos))
+        Ok(args)
     }
 }
 

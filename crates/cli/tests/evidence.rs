@@ -197,3 +197,12 @@ fn graphml_witnesses_are_written() {
     assert!(text.contains("<data key=\"witness-type\">violation_witness</data>") && text.contains("<data key=\"violation\">true</data>"));
     assert!(text.contains("\\result == 2;"));
 }
+
+#[test]
+fn harness_replays_a_bug_through_a_function_pointer() {
+    // The call through the pointer branches to the handler the input chose.
+    let text = tracery(&[], &own("fnptr-dispatch-bug.c"));
+    assert!(text.starts_with("FALSE(unreach-call)\n") && text.contains("fnptr-dispatch-bug.c:7:"), "{text}");
+    assert!(text.contains("__VERIFIER_nondet_int() returns 1 (int)") && text.contains("__VERIFIER_nondet_int() returns 7 (int)"), "{text}");
+    assert_harness_replays("fnptr-dispatch-bug.c");
+}
