@@ -99,7 +99,7 @@ impl Fx<'_> {
                 // checked where the function is entered: from each call site (a precondition
                 // of the entry function is assumed)
                 let c = self.one_cond(name, args, pos)?;
-                if self.name == self.tr.opts.entry {
+                if self.tr.is_entry(&self.name) {
                     self.assume(&c, pos);
                 } else {
                     self.assertion(&c, ViolationKind::Requires, pos);
@@ -392,9 +392,6 @@ impl Fx<'_> {
 
     /// A call of a function defined in the translation unit: a `Call` edge.
     fn call_defined(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos, needed: bool) -> Result<Val> {
-        if name == self.tr.opts.entry {
-            return Err(CError::unsupported(pos, format!("call of the entry function `{name}`")));
-        }
         let mut terms = Vec::new();
         for a in args {
             let v = self.rvalue(a)?;
@@ -407,7 +404,7 @@ impl Fx<'_> {
             (_, Shape::Ptr(..)) => vec![self.temp_of(smt::Sort::Int), self.temp_of(smt::Sort::Int)],
             _ => vec![self.temp(ret_ty)],
         };
-        let call = Call { callee: name.to_string(), args: terms, rets: rets.clone() };
+        let call = Call { callee: self.tr.callee(name), args: terms, rets: rets.clone() };
         self.emit_label(Label::Call(call), pos, None);
         Ok(match (&shape, ret_ty) {
             (_, CType::Void) => Val::Void,

@@ -195,13 +195,22 @@ pub struct COptions {
     pub properties: BTreeSet<Property>,
     /// The entry function (`main`).
     pub entry: String,
+    /// Whether `entry` is `main` by default: a program without `main` is then checked from
+    /// every function that no other function names.
+    pub entry_by_default: bool,
     /// Integers as bit-vectors (`--semantics bitvector`) instead of mathematical integers.
     pub bitvector: bool,
 }
 
 impl Default for COptions {
     fn default() -> Self {
-        COptions { data_model: DataModel::LP64, properties: Property::defaults(), entry: "main".into(), bitvector: false }
+        COptions {
+            data_model: DataModel::LP64,
+            properties: Property::defaults(),
+            entry: "main".into(),
+            entry_by_default: true,
+            bitvector: false,
+        }
     }
 }
 
@@ -219,7 +228,8 @@ pub struct Translation {
 const STACK_SIZE: usize = 256 << 20;
 
 /// Translates a C file (`.c` is preprocessed with the system `cpp`; `.i` is used as is) into
-/// the program model and its back-translation map. The program's single entry is `opts.entry`.
+/// the program model and its back-translation map. Its entries are `opts.entry`, or the
+/// functions no other one calls (see `COptions::entry_by_default`).
 pub fn translate_file(path: &Path, opts: &COptions) -> Result<Translation, CError> {
     let (p, o) = (path.to_path_buf(), opts.clone());
     let name: Arc<str> = Arc::from(path.display().to_string().as_str());

@@ -15,10 +15,13 @@ use smt::{Sort, Term};
 
 impl Tr {
     /// Translates a function definition into a procedure.
-    pub fn function_definition(&mut self, f: &Node<ast::FunctionDefinition>) -> Result<()> {
-        let (name, fty, params) = self.definition_params(f)?;
+    /// Translates a function definition into the procedure `name` (an entry function's
+    /// procedure for its calls has a name of its own).
+    pub fn function_definition(&mut self, f: &Node<ast::FunctionDefinition>, name: &str) -> Result<()> {
+        let (_, fty, params) = self.definition_params(f)?;
+        let name = name.to_string();
         let pos = self.pos(f.span);
-        let is_entry = name == self.opts.entry;
+        let is_entry = self.is_entry(&name);
         let mut fx = Fx::new(self, &name, Some(pos.clone()));
         fx.tr.scopes.push(Default::default());
         let r = fx.body(f, &fty.ret, &params, is_entry, &pos);

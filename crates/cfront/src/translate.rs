@@ -126,6 +126,8 @@ pub(crate) struct Tr {
     pub addressed_functions: BTreeSet<String>,
     /// Whether the program converts integers (other than 0) to pointers.
     pub integer_pointers: bool,
+    /// The entry functions (`choose_entries`).
+    pub entries: Vec<String>,
     /// Whether marks were added since the last translation attempt.
     pub new_marks: bool,
     /// Whether the program uses memory (the memory variables are globals).
@@ -142,6 +144,9 @@ pub(crate) struct Tr {
 
 /// The name of the procedure that initializes the variables with static storage.
 pub(crate) const INIT_PROC: &str = "#init";
+
+/// The suffix of the procedure of an entry function for its calls (`Tr::callee`).
+pub(crate) const CALLED_ENTRY: &str = "#called";
 
 impl Tr {
     /// Whether a variable with static storage may hold a pointer.
@@ -183,6 +188,7 @@ impl Tr {
             promoted: HashMap::new(),
             addressed_functions: BTreeSet::new(),
             integer_pointers: false,
+            entries: Vec::new(),
             new_marks: false,
             uses_memory: false,
             uses_threads: false,
@@ -289,6 +295,7 @@ impl Tr {
                 }
             }
         }
+        self.choose_entries(unit)?;
         // translation attempts: one that finds variables whose address is taken is repeated
         // with those variables in memory
         let (vars_mark, statics_mark, names_mark) = (self.vars.len(), self.statics.len(), self.global_names.clone());
@@ -316,16 +323,19 @@ impl Tr {
         Err(CError::unsupported(&SourcePos { file: self.file.clone(), line: 0, col: 0 }, "too many translation attempts"))
     }
 
-    /// Translates the entry function and every function it calls, directly or indirectly.
+    /// Translates the entry functions and every function they call, directly or indirectly.
     fn translate_reachable(&mut self, bodies: &HashMap<String, &lang_c::span::Node<ast::FunctionDefinition>>) -> Result<()> {
-        let mut todo = vec![self.opts.entry.clone()];
+        let mut todo = self.entries.clone();
+        todo.reverse();
         let mut done = HashSet::new();
         while let Some(name) = todo.pop() {
             if !done.insert(name.clone()) {
                 continue;
             }
-            let Some(f) = bodies.get(&name) else { continue };
-            self.function_definition(f)?;
+            // an entry function that is called has a second procedure, without the entry's set-up
+            let c_name = name.strip_suffix(CALLED_ENTRY).unwrap_or(&name);
+            let Some(f) = bodies.get(c_name) else { continue };
+            self.function_definition(f, &name)?;
             if let Some(body) = self.procedures.get(&name).and_then(|p| p.body.as_ref()) {
                 for e in &body.edges {
                     match &e.label {
@@ -339,17 +349,55 @@ impl Tr {
         Ok(())
     }
 
-    /// Assembles the program (globals, procedures, the initialization procedure, the entry) and
-    /// the map back to C.
-    pub fn finish(mut self) -> Result<Translation> {
-        let entry = self.opts.entry.clone();
-        let entry_pos = self.procedures.get(&entry).and_then(|p| p.pos.clone());
-        if !self.procedures.contains_key(&entry) {
-            return Err(CError::unsupported(
-                &SourcePos { file: self.file.clone(), line: 0, col: 0 },
-                format!("no definition of the entry function `{entry}`"),
-            ));
+    /// Whether `f` is an entry function.
+    pub fn is_entry(&self, f: &str) -> bool {
+        self.entries.iter().any(|e| e == f)
+    }
+
+    /// The procedure a call of the function `f` goes to.
+    pub fn callee(&self, f: &str) -> String {
+        if self.is_entry(f) {
+            format!("{f}{CALLED_ENTRY}")
+        } else {
+            f.to_string()
         }
+    }
+
+    /// The entry functions: `opts.entry`, or, if it is `main` by default and the program has
+    /// none, every function with a body that no other function names.
+    fn choose_entries(&mut self, unit: &ast::TranslationUnit) -> Result<()> {
+        let file_pos = SourcePos { file: self.file.clone(), line: 0, col: 0 };
+        if self.defined.contains(&self.opts.entry) {
+            self.entries = vec![self.opts.entry.clone()];
+            return Ok(());
+        }
+        if !self.opts.entry_by_default {
+            return Err(CError::unsupported(&file_pos, format!("no definition of the entry function `{}`", self.opts.entry)));
+        }
+        let definitions = unit.0.iter().filter_map(|d| match &d.node {
+            ast::ExternalDeclaration::FunctionDefinition(f) => Some((declarator_name(&f.node.declarator.node)?, f)),
+            _ => None,
+        });
+        let mut named_by_others = HashSet::new();
+        let mut order = vec![];
+        for (name, f) in definitions {
+            let mut names = NamesUsed::default();
+            lang_c::visit::Visit::visit_function_definition(&mut names, &f.node, &f.span);
+            named_by_others.extend(names.0.into_iter().filter(|n| *n != name));
+            order.push(name);
+        }
+        self.entries = order.into_iter().filter(|f| !named_by_others.contains(f)).collect();
+        if self.entries.is_empty() {
+            return Err(CError::unsupported(&file_pos, "no `main`, and every function is called by another one"));
+        }
+        Ok(())
+    }
+
+    /// Assembles the program (globals, procedures, the initialization procedure, the entries)
+    /// and the map back to C.
+    pub fn finish(mut self) -> Result<Translation> {
+        let entries = self.entries.clone();
+        let entry_pos = entries.first().and_then(|e| self.procedures.get(e)).and_then(|p| p.pos.clone());
         let mut globals: Vec<Term> = self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
         let mut procedures = std::mem::take(&mut self.procedures);
         let mut race_data = BTreeSet::new();
@@ -390,7 +438,7 @@ impl Tr {
             functions: vec![],
             axioms: vec![],
             procedures,
-            entries: vec![entry],
+            entries,
             race_data,
         };
         let externs = self.externs();
@@ -410,6 +458,19 @@ impl Tr {
         };
         let undefined = self.funcs.iter().filter(|(name, _)| !self.defined.contains(*name));
         undefined.filter_map(|(name, f)| Some((name.clone(), value_type(&f.ty.ret)?))).collect()
+    }
+}
+
+/// The identifiers an AST names in expressions (calls, function pointers, variables).
+#[derive(Default)]
+struct NamesUsed(HashSet<String>);
+
+impl<'ast> lang_c::visit::Visit<'ast> for NamesUsed {
+    fn visit_expression(&mut self, e: &'ast ast::Expression, span: &'ast lang_c::span::Span) {
+        if let ast::Expression::Identifier(id) = e {
+            self.0.insert(id.node.name.clone());
+        }
+        lang_c::visit::visit_expression(self, e, span);
     }
 }
 

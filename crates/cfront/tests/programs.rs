@@ -80,6 +80,7 @@ fn programs_and_seed_tasks_have_their_expected_verdicts() {
                 data_model: dm,
                 properties: Property::parse_list(&props).expect("valid property list"),
                 entry: "main".into(),
+                entry_by_default: true,
                 bitvector,
             };
             let got = verdict(&path, &opts);

@@ -45,9 +45,10 @@ struct Cli {
     #[arg(long, value_name = "SEMANTICS", default_value = "auto")]
     semantics: Semantics,
 
-    /// The function of a C program where execution starts.
-    #[arg(long, value_name = "NAME", default_value = "main")]
-    entry: String,
+    /// The function of a C program where execution starts [default: main; a program without
+    /// `main` is checked from every function that no other function calls]
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
 
     /// Give up after this many seconds (wall clock) and answer UNKNOWN.
     #[arg(long, value_name = "SECS", default_value_t = 900.0)]
@@ -292,6 +293,9 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             boolean: cli.art_abstraction == "boolean",
         },
     };
+    // a C program without `main`: which functions were the entries
+    let entries_note = (is_c(file) && cli.entry.is_none() && program.entries != ["main"])
+        .then(|| format!("entries: {} (no `main`: each function that no other function calls)", program.entries.join(", ")));
     let mut outcome = verify_on_worker(program, &config)?;
     let mut switched = None;
     if let Verdict::Unknown(u) = &outcome.verdict {
@@ -314,11 +318,14 @@ fn run(cli: &Cli) -> Result<ExitCode> {
             if let Some(note) = switch_note {
                 v["semantics_note"] = note.into();
             }
+            if let Some(note) = entries_note {
+                v["entries_note"] = note.into();
+            }
             out(&format!("{v}\n"));
             return Ok(ExitCode::SUCCESS);
         }
         out(&report::render(&outcome, cli.stats || cli.json_stats, back.as_deref()));
-        if let Some(note) = switch_note {
+        for note in [switch_note, entries_note].into_iter().flatten() {
             out(&format!("{note}\n"));
         }
         if cli.json_stats {
@@ -483,7 +490,8 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
         }
         "c" | "i" => {
             anyhow::ensure!(file.is_file(), "cannot read {name}: no such file");
-            let opts = cfront::COptions { data_model: cli.data_model, properties, entry: cli.entry.clone(), bitvector };
+            let entry = cli.entry.clone().unwrap_or_else(|| "main".into());
+            let opts = cfront::COptions { data_model: cli.data_model, properties, entry, entry_by_default: cli.entry.is_none(), bitvector };
             Ok(match cfront::translate_file(file, &opts) {
                 Ok(t) => Loaded::Program(t.program, Some(Box::new(t.back))),
                 Err(e) if e.kind == cfront::ErrorKind::Unsupported => Loaded::Unsupported(unsupported(&e.message, &e.pos)),

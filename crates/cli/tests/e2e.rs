@@ -610,3 +610,21 @@ fn c_corpus_has_no_wrong_verdict() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A C program without `main` is checked from each function that no other function calls,
+/// and says so; `--entry` picks one, and an entry without a definition is UNKNOWN.
+#[test]
+fn programs_without_main_are_checked_from_their_uncalled_functions() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cfront/tests/programs/no_main_bug.c");
+    let r = tracery(&["--timeout", "30"], &file);
+    assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);
+    assert!(r.stdout.contains("no_main_bug.c:7:") && r.stdout.contains("entries: scale, clamp (no `main`"), "{}", r.stdout);
+    let r = tracery(&["--timeout", "30", "--entry", "clamp"], &file);
+    assert!(proved(&r.stdout), "{}", r.stdout);
+    let r = tracery(&["--entry", "main"], &file);
+    assert!(r.stdout.starts_with("UNKNOWN\nreason: unsupported: no definition of the entry function `main`"), "{}", r.stdout);
+    if let Some(bench) = bench() {
+        let r = tracery(&["--timeout", "30"], &bench.join("ultimate/programs/toy/multiply.c"));
+        assert!(proved(&r.stdout) && r.stdout.contains("entries: multiply"), "{}", r.stdout);
+    }
+}
