@@ -348,13 +348,7 @@ impl Fx<'_> {
         match &e.kind {
             ExprKind::IntLit(v) => Ok(Val::Int(self.tr.sem().lit(v, &e.ty))),
             ExprKind::FloatLit(v) => Ok(Val::Float(self.tr.sem().float_lit(*v, &e.ty))),
-            ExprKind::StrLit(_) => {
-                if needed {
-                    Err(self.unsupported(pos, "string literal"))
-                } else {
-                    Ok(Val::Void)
-                }
-            }
+            ExprKind::StrLit(bytes) => Ok(if needed { self.string_literal(bytes) } else { Val::Void }),
             ExprKind::Var(_) | ExprKind::Member(..) | ExprKind::Index(..) | ExprKind::Deref(_) => {
                 let place = self.locate(e)?;
                 self.load_place(place, pos)

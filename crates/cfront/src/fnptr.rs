@@ -26,9 +26,10 @@ impl Tr {
         -1 - self.addressed_functions.iter().take_while(|g| g.as_str() < f).count() as i64
     }
 
-    /// The first base of a stack or static object (below the functions').
+    /// The first base of a stack or static object (below the functions' and the string
+    /// literals', see `strlit`).
     pub fn first_stack_base(&self) -> i64 {
-        -1 - self.addressed_functions.len() as i64
+        -1 - (self.addressed_functions.len() + self.literals.len()) as i64
     }
 }
 

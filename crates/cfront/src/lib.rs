@@ -34,6 +34,7 @@ mod promote;
 mod pthreads;
 mod shape;
 mod stmt;
+mod strlit;
 pub mod tast;
 mod translate;
 mod typeck;

@@ -150,10 +150,15 @@ impl Fx<'_> {
             return;
         }
         let ok = and(&[select(&valid(), &m.b), le(&int(0), &m.o), le(&add(&[m.o.clone(), int(size as i64)]), &select(&length(), &m.b))]);
+        self.check_or_assume(&ok, pos);
+    }
+
+    /// Checks `ok` for `valid-deref`, or assumes it when that property is not instrumented.
+    fn check_or_assume(&mut self, ok: &Term, pos: &SourcePos) {
         if self.checks(Property::ValidDeref) {
-            self.check(&ok, ViolationKind::ValidDeref, pos);
+            self.check(ok, ViolationKind::ValidDeref, pos);
         } else {
-            self.assume(&ok, pos);
+            self.assume(ok, pos);
         }
     }
 
@@ -244,6 +249,11 @@ impl Fx<'_> {
         self.use_memory();
         let size = self.size_of(&m.ty, pos)?;
         self.check_access(m, size, pos);
+        if m.checked {
+            // string literals are read-only
+            let writable = self.tr.writable(&m.b);
+            self.check_or_assume(&writable, pos);
+        }
         if let CType::Float(_) = m.ty {
             return Ok(());
         }
@@ -351,5 +361,6 @@ impl Fx<'_> {
             (alloc_count(), int(0)),
         ];
         self.emit(Stmt::Assign(pairs), pos, None);
+        self.init_literals(pos);
     }
 }

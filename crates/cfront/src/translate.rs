@@ -124,6 +124,8 @@ pub(crate) struct Tr {
     pub promoted: HashMap<VarId, VarId>,
     /// Functions whose address is taken (`fnptr`).
     pub addressed_functions: BTreeSet<String>,
+    /// The string literals the program reads as arrays (`strlit`).
+    pub literals: BTreeSet<Vec<u8>>,
     /// Whether the program converts integers (other than 0) to pointers.
     pub integer_pointers: bool,
     /// The entry functions (`choose_entries`).
@@ -187,6 +189,7 @@ impl Tr {
             promotable: HashSet::new(),
             promoted: HashMap::new(),
             addressed_functions: BTreeSet::new(),
+            literals: BTreeSet::new(),
             integer_pointers: false,
             entries: Vec::new(),
             new_marks: false,

@@ -206,3 +206,12 @@ fn harness_replays_a_bug_through_a_function_pointer() {
     assert!(text.contains("__VERIFIER_nondet_int() returns 1 (int)") && text.contains("__VERIFIER_nondet_int() returns 7 (int)"), "{text}");
     assert_harness_replays("fnptr-dispatch-bug.c");
 }
+
+#[test]
+fn harness_replays_a_bug_found_through_a_string() {
+    // The string literals live in memory: the input that picks "bee" reaches the error.
+    let text = tracery(&[], &own("string-pick-bug.c"));
+    assert!(text.starts_with("FALSE(unreach-call)\n") && text.contains("string-pick-bug.c:11:"), "{text}");
+    assert!(text.contains("__VERIFIER_nondet_int() returns 1 (int)"), "{text}");
+    assert_harness_replays("string-pick-bug.c");
+}
