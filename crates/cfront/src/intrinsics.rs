@@ -274,6 +274,9 @@ impl Fx<'_> {
                     (_, t) => Err(CError::unsupported(pos, format!("`{name}` returning {}", crate::expr::type_name(t)))),
                 };
             }
+            if let Some(v) = self.scan(name, args, ret_ty, pos)? {
+                return Ok(v);
+            }
             if PURE_OUTPUT.contains(&name) && !needed {
                 self.effects_lenient(args)?;
                 return Ok(Val::Void);
@@ -376,7 +379,7 @@ impl Fx<'_> {
     }
 
     /// Evaluates arguments for their effects; string literals and `__func__` are skipped.
-    fn effects_lenient(&mut self, args: &[Expr]) -> Result<()> {
+    pub(crate) fn effects_lenient(&mut self, args: &[Expr]) -> Result<()> {
         for a in args {
             let mut x = a;
             while let ExprKind::Cast(inner) = &x.kind {

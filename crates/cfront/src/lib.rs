@@ -32,6 +32,7 @@ pub mod preprocess;
 mod print_c;
 mod promote;
 mod pthreads;
+mod scan;
 mod shape;
 mod stmt;
 mod strlit;
