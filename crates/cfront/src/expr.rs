@@ -731,7 +731,9 @@ impl Fx<'_> {
         }
         if from.is_pointer() && ty.is_pointer() {
             if let Some(why) = punning(from, ty, x) {
-                return Err(self.unsupported(pos, why));
+                if !self.reinterprets(from, ty) {
+                    return Err(self.unsupported(pos, why));
+                }
             }
             return self.eval(x, needed);
         }
@@ -870,6 +872,27 @@ fn punning(from: &CType, to: &CType, operand: &Expr) -> Option<String> {
         }
         (_, CType::Void) => None,
         _ => Some(format!("conversion between pointers to {} and {} (type punning)", type_name(a), type_name(b))),
+    }
+}
+
+impl Fx<'_> {
+    /// Whether a conversion between the pointer types `from` and `to` reads objects as
+    /// integers of another type of the same size (`char` as `unsigned char`, `int` as
+    /// `unsigned`): memory keeps values as integers, and such a program reads them modulo
+    /// the size of the type read, never assuming a cell is in its range.
+    fn reinterprets(&mut self, from: &CType, to: &CType) -> bool {
+        let (CType::Pointer(a), CType::Pointer(b)) = (from, to) else { return false };
+        let integer = |t: &CType| t.is_integer() && !matches!(t, CType::Int(IntKind::Bool));
+        let layout = self.tr.layout();
+        if !(integer(a) && integer(b) && layout.size(a) == layout.size(b)) {
+            return false;
+        }
+        if !self.tr.reinterpreting {
+            // loads translate differently from now on: start over
+            self.tr.reinterpreting = true;
+            self.tr.new_marks = true;
+        }
+        true
     }
 }
 

@@ -226,7 +226,10 @@ impl Fx<'_> {
                 Cell::Int(t) => {
                     // memory holds integers in both semantics
                     let v = cell_get(&mem_int(), &m.b, &o);
-                    ranges.push(self.range(&v, t));
+                    if !self.tr.reinterpreting {
+                        // (a program that reads cells as another type reads them modulo its size)
+                        ranges.push(self.range(&v, t));
+                    }
                     vals.push(crate::conv::convert(&v, &CType::MathInt, t, self.tr.sem()));
                 }
                 Cell::Ptr => {

@@ -126,6 +126,9 @@ pub(crate) struct Tr {
     pub addressed_functions: BTreeSet<String>,
     /// The string literals the program reads as arrays (`strlit`).
     pub literals: BTreeSet<Vec<u8>>,
+    /// Whether the program reads objects in memory as integers of another type of the same
+    /// size (`Fx::reinterprets`).
+    pub reinterpreting: bool,
     /// Whether the program converts integers (other than 0) to pointers.
     pub integer_pointers: bool,
     /// The entry functions (`choose_entries`).
@@ -190,6 +193,7 @@ impl Tr {
             promoted: HashMap::new(),
             addressed_functions: BTreeSet::new(),
             literals: BTreeSet::new(),
+            reinterpreting: false,
             integer_pointers: false,
             entries: Vec::new(),
             new_marks: false,
