@@ -731,7 +731,7 @@ impl Fx<'_> {
         }
         if from.is_pointer() && ty.is_pointer() {
             if let Some(why) = punning(from, ty, x) {
-                if !self.reinterprets(from, ty) {
+                if !self.reinterprets(from, ty) && !self.views_bytes(from, ty, pos) {
                     return Err(self.unsupported(pos, why));
                 }
             }
@@ -887,11 +887,34 @@ impl Fx<'_> {
         if !(integer(a) && integer(b) && layout.size(a) == layout.size(b)) {
             return false;
         }
+        self.reinterpret();
+        true
+    }
+
+    /// Makes every load of an integer read its cell modulo the size of the type read.
+    fn reinterpret(&mut self) {
         if !self.tr.reinterpreting {
             // loads translate differently from now on: start over
             self.tr.reinterpreting = true;
             self.tr.new_marks = true;
         }
+    }
+}
+
+impl Fx<'_> {
+    /// Whether a conversion between the pointer types `from` and `to` views an object through
+    /// `void *` as characters. That is exact when memory holds only characters: the
+    /// translation fails at the end if the program also accesses memory in larger units
+    /// (`Tr::byte_views`).
+    fn views_bytes(&mut self, from: &CType, to: &CType, pos: &SourcePos) -> bool {
+        let (CType::Pointer(a), CType::Pointer(b)) = (from, to) else { return false };
+        let byte = matches!(**b, CType::Int(IntKind::Char | IntKind::SChar | IntKind::UChar));
+        if **a != CType::Void || !byte {
+            return false;
+        }
+        self.tr.byte_views.get_or_insert_with(|| pos.clone());
+        // the characters may have been stored as another character type
+        self.reinterpret();
         true
     }
 }

@@ -198,6 +198,14 @@ impl Fx<'_> {
         Ok(())
     }
 
+    /// Notes an access to memory in units larger than a byte (see `Tr::byte_views`).
+    fn note_units(&mut self, cells: &[(u64, Cell)], pos: &SourcePos) {
+        let byte = |c: &Cell| matches!(c, Cell::Int(t) if self.tr.layout().size(t) == Some(1));
+        if self.tr.wide_units.is_none() && !cells.iter().all(|(_, c)| byte(c)) {
+            self.tr.wide_units = Some(pos.clone());
+        }
+    }
+
     /// The size of the accessed object.
     fn size_of(&self, ty: &CType, pos: &SourcePos) -> Result<u64> {
         self.tr.layout().size(ty).ok_or_else(|| CError::unsupported(pos, "access to an object of unknown size"))
@@ -218,6 +226,7 @@ impl Fx<'_> {
         self.check_access(m, size, pos);
         let mut cells = vec![];
         self.cells(&m.ty, 0, &mut cells, pos)?;
+        self.note_units(&cells, pos);
         let mut vals = vec![];
         let mut ranges = vec![];
         for (off, cell) in &cells {
@@ -262,6 +271,7 @@ impl Fx<'_> {
         }
         let mut cells = vec![];
         self.cells(&m.ty, 0, &mut cells, pos)?;
+        self.note_units(&cells, pos);
         let vals = match v {
             Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) => v.flatten(self.tr.sem()),
             _ => return Err(CError::syntax(pos, "value of the wrong kind stored")),

@@ -129,6 +129,12 @@ pub(crate) struct Tr {
     /// Whether the program reads objects in memory as integers of another type of the same
     /// size (`Fx::reinterprets`).
     pub reinterpreting: bool,
+    /// Where the translation first viewed an object through `void *` as characters, and
+    /// where it first accessed memory in a unit larger than a byte: memory holds one value
+    /// per accessed unit, so both in one program would read bytes that are not there.
+    pub byte_views: Option<SourcePos>,
+    /// See `byte_views`.
+    pub wide_units: Option<SourcePos>,
     /// Whether the program converts integers (other than 0) to pointers.
     pub integer_pointers: bool,
     /// The entry functions (`choose_entries`).
@@ -194,6 +200,8 @@ impl Tr {
             addressed_functions: BTreeSet::new(),
             literals: BTreeSet::new(),
             reinterpreting: false,
+            byte_views: None,
+            wide_units: None,
             integer_pointers: false,
             entries: Vec::new(),
             new_marks: false,
@@ -321,6 +329,7 @@ impl Tr {
             self.local_names.clear();
             self.uses_memory = false;
             self.uses_threads = false;
+            (self.byte_views, self.wide_units) = (None, None);
             for v in self.mem_globals.clone() {
                 if let Some(info) = self.vars.get_mut(v) {
                     info.shape = Shape::Mem(Term::var(&format!("&{}", info.ir_name), smt::Sort::Int));
@@ -403,6 +412,9 @@ impl Tr {
     /// Assembles the program (globals, procedures, the initialization procedure, the entries)
     /// and the map back to C.
     pub fn finish(mut self) -> Result<Translation> {
+        if let (Some(view), Some(_)) = (&self.byte_views, &self.wide_units) {
+            return Err(CError::unsupported(view, "conversion of `void *` to a character pointer (byte access to memory) in a program that accesses memory in larger units too"));
+        }
         let entries = self.entries.clone();
         let entry_pos = entries.first().and_then(|e| self.procedures.get(e)).and_then(|p| p.pos.clone());
         let mut globals: Vec<Term> = self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
