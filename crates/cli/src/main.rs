@@ -383,11 +383,18 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfron
         cfront::DataModel::ILP32 => "ILP32",
         cfront::DataModel::LP64 => "LP64",
     };
+    let graphml = cli.witness_format == "graphml";
     if back.starts_threads() {
-        // Steps and invariants of thread instances, which C has no names for; a harness cannot
-        // choose the interleaving.
-        eprintln!("tracery: no harness or witness written: they are not implemented for programs that start threads yet");
-        return Ok(());
+        // A harness cannot choose the interleaving; invariants of thread instances have no C
+        // names; witness format 2.0 has no threads. A GraphML violation witness names each
+        // step's thread.
+        let violation = matches!(&outcome.verdict, Verdict::Unsafe(c) if c.loop_start.is_none());
+        if !(violation && graphml && cli.harness.is_none()) {
+            eprintln!(
+                "tracery: no harness or witness written: for programs that start threads, only violation witnesses in GraphML (--witness-format graphml) are implemented"
+            );
+            return Ok(());
+        }
     }
     if matches!(&outcome.verdict, Verdict::Unsafe(c) if c.loop_start.is_some()) {
         // A lasso needs a cycle in the witness and a harness that detects the repetition.
@@ -395,7 +402,6 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfron
         return Ok(());
     }
     let task = witness::Task { file: file.to_path_buf(), specification, data_model: data_model.into() };
-    let graphml = cli.witness_format == "graphml";
     match &outcome.verdict {
         Verdict::Unsafe(c) => {
             if let (Some(h), false) = (&cli.harness, c.source_steps) {

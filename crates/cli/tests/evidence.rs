@@ -215,3 +215,42 @@ fn harness_replays_a_bug_found_through_a_string() {
     assert!(text.contains("__VERIFIER_nondet_int() returns 1 (int)"), "{text}");
     assert_harness_replays("string-pick-bug.c");
 }
+
+/// The data of each edge of a GraphML witness, in order.
+fn graphml_edges(text: &str) -> Vec<Vec<(String, String)>> {
+    text.split("<edge ")
+        .skip(1)
+        .map(|e| {
+            let body = e.split("</edge>").next().unwrap_or("");
+            body.split("<data key=\"")
+                .skip(1)
+                .filter_map(|d| {
+                    let (k, rest) = d.split_once("\">")?;
+                    Some((k.to_string(), rest.split("</data>").next()?.to_string()))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn graphml_violation_witness_names_each_steps_thread() {
+    let w = scratch("threads.graphml");
+    tracery(&["--witness", w.to_str().unwrap(), "--witness-format", "graphml"], &own("conc-increment-bug.c"));
+    let edges = graphml_edges(&std::fs::read_to_string(&w).expect("witness written"));
+    let get = |e: &[(String, String)], k: &str| e.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    assert!(edges.iter().all(|e| get(e, "threadId").is_some()), "{edges:?}");
+    // each thread is created by the main thread (at lines 12 and 13) before it takes a step
+    for (t, line) in [("1", "12"), ("2", "13")] {
+        let created = edges.iter().position(|e| get(e, "createThread").as_deref() == Some(t)).expect("created");
+        assert_eq!((get(&edges[created], "threadId").as_deref(), get(&edges[created], "startline").as_deref()), (Some("0"), Some(line)));
+        let first = edges.iter().position(|e| get(e, "threadId").as_deref() == Some(t)).expect("a step");
+        assert!(first > created, "{edges:?}");
+    }
+    let last = edges.last().expect("an edge");
+    assert_eq!((get(last, "startline").as_deref(), get(last, "threadId").as_deref()), (Some("16"), Some("0")));
+    // witness format 2.0 has no threads: no witness, and the reason
+    let y = scratch("threads.yml");
+    let out = Command::new(env!("CARGO_BIN_EXE_tracery")).arg("--witness").arg(&y).arg(own("conc-increment-bug.c")).output().expect("runs");
+    assert!(!y.exists() && String::from_utf8_lossy(&out.stderr).contains("--witness-format graphml"));
+}

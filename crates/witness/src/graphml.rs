@@ -1,6 +1,8 @@
 //! SV-COMP witnesses in GraphML, format 1.0: a violation witness is a path automaton whose
-//! edges carry the source lines, the sides of branches and the values of input functions; a
-//! correctness witness attaches each loop invariant to a node reached at the loop's line.
+//! edges carry the source lines, the sides of branches and the values of input functions (in
+//! a program that starts threads: every step, with the thread that takes it, `threadId`, and
+//! on a `pthread_create` the thread it starts, `createThread`); a correctness witness attaches
+//! each loop invariant to a node reached at the loop's line.
 
 use crate::task::{now_iso8601, Task};
 use cfront::BackTranslation;
@@ -29,6 +31,8 @@ const KEYS: &[(&str, &str)] = &[
     ("assumption", "edge"),
     ("assumption.resultfunction", "edge"),
     ("enterFunction", "edge"),
+    ("threadId", "edge"),
+    ("createThread", "edge"),
 ];
 
 fn header(task: &Task, kind: &str) -> String {
@@ -77,9 +81,17 @@ pub fn violation_witness(task: &Task, c: &Counterexample, back: &BackTranslation
     let mut out = header(task, "violation_witness");
     node(&mut out, 0, &[("entry", "true".into())]);
     let mut n = 0;
+    // with threads, every step tells the interleaving
+    let threads = c.steps.iter().any(|s| s.thread.is_some());
     for step in &c.steps {
-        let Some(pos) = &step.pos else { continue };
+        let Some(pos) = step.pos.as_ref().filter(|p| task.in_program(p)) else { continue };
         let mut data = vec![("startline", pos.line.to_string())];
+        if let Some(t) = step.thread {
+            data.push(("threadId", t.to_string()));
+        }
+        if let Some(t) = step.starts_thread {
+            data.push(("createThread", t.to_string()));
+        }
         if let Some(b) = step.branch {
             data.push(("control", if b { "condition-true" } else { "condition-false" }.into()));
         }
@@ -87,7 +99,7 @@ pub fn violation_witness(task: &Task, c: &Counterexample, back: &BackTranslation
             data.push(("assumption", format!("\\result == {c};")));
             data.push(("assumption.resultfunction", v.function.clone()));
         }
-        if data.len() == 1 {
+        if data.len() == 1 && !threads {
             continue;
         }
         node(&mut out, n + 1, &[]);
@@ -96,7 +108,11 @@ pub fn violation_witness(task: &Task, c: &Counterexample, back: &BackTranslation
     }
     node(&mut out, n + 1, &[("violation", "true".into())]);
     let line = c.violation.pos.as_ref().map_or(0, |p| p.line);
-    edge(&mut out, n, n + 1, &[("startline", line.to_string())]);
+    let mut data = vec![("startline", line.to_string())];
+    if let Some(t) = c.steps.last().and_then(|s| s.thread) {
+        data.push(("threadId", t.to_string()));
+    }
+    edge(&mut out, n, n + 1, &data);
     out.push_str(FOOTER);
     out
 }

@@ -36,6 +36,11 @@ impl Task {
         self.file.display().to_string()
     }
 
+    /// Whether a source position is in the program file (not in a header it includes).
+    pub fn in_program(&self, pos: &ir::SourcePos) -> bool {
+        *pos.file == *self.file_name()
+    }
+
     /// The data model as GraphML witnesses spell it (`32bit`/`64bit`).
     pub fn architecture(&self) -> &'static str {
         if self.data_model == "ILP32" {
