@@ -387,6 +387,7 @@ impl Translator {
                 Some(v) => Ok(b::const_array(&range, v)),
                 None => Err(self.type_err(pos, "constant-array function needs one argument")),
             },
+            FuncDef::Unsupported(why) => Err(self.unsupported(pos, why.clone())),
             FuncDef::Defined => {
                 let (params, body) = self.func_body(name, pos)?;
                 let map: HashMap<Term, Term> = params.into_iter().zip(args.iter().cloned()).collect();

@@ -26,6 +26,9 @@ pub(crate) enum FuncDef {
     ConstArray,
     /// Defined by a body, expanded at each application.
     Defined,
+    /// Defined in a way this front end does not read (an attribute): an application of it is
+    /// unsupported, a declaration alone is not.
+    Unsupported(String),
 }
 
 /// A declared function.
@@ -216,16 +219,19 @@ impl Translator {
             domain.push(self.sort(t)?);
         }
         let range = self.sort(ret)?;
+        let mut unread = None;
         for a in attrs {
             if matches!(a.name.as_str(), "builtin" | "bvbuiltin" | "smtdefined" | "expand_struct") {
-                return Err(self.unsupported(name.pos, format!("function attribute `{{:{}}}`", a.name)));
+                unread.get_or_insert_with(|| format!("function `{}` with the attribute `{{:{}}}`", name.name, a.name));
             }
             if a.name == "overapproximation" {
                 let reason = a.strings.first().cloned().unwrap_or_else(|| name.name.clone());
                 self.overapprox.insert(name.name.clone(), reason);
             }
         }
-        let def = if attrs.iter().any(|a| a.name == "const_array") {
+        let def = if let Some(why) = unread {
+            FuncDef::Unsupported(why)
+        } else if attrs.iter().any(|a| a.name == "const_array") {
             let ok = matches!((&range, domain.as_slice()), (Sort::Array(_, e), [d]) if **e == *d);
             if !ok {
                 return Err(self.unsupported(name.pos, "this `{:const_array}` function signature"));

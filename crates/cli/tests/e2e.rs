@@ -69,6 +69,8 @@ fn own_programs_give_their_verdicts() {
         ("external-contract.bpl", "TRUE"),
         ("array-swap.bpl", "TRUE"),
         ("no-implementation.bpl", "TRUE"),
+        ("smtdefined-unused.bpl", "TRUE"),
+        ("smtdefined-used.bpl", "UNKNOWN"),
     ] {
         let r = tracery(&["--timeout", "30"], &own(name));
         assert_eq!(r.code, 0, "{name}: {}", r.stderr);
