@@ -118,6 +118,10 @@ pub fn rewrite(src: &str) -> Result<String, AcslError> {
 /// contract instead becomes statements at the start of the body of the function it precedes.
 fn annotation(src: &str, body: &str, span: (usize, usize), line: u32, col: u32) -> Result<Vec<(usize, usize, String)>, AcslError> {
     let err = |m: String| AcslError { line, col, message: m };
+    if !body.is_ascii() {
+        // (ACSL's Unicode notations are not read; the rewriting below works on bytes)
+        return Err(err("ACSL annotation with a character that is not ASCII".into()));
+    }
     if let Some(code) = keyword(body.trim_start(), "ghost") {
         return Ok(vec![(span.0, span.1, ghost(code).map_err(err)?)]);
     }
@@ -384,7 +388,7 @@ fn top_level(s: &str, pat: &str) -> Vec<usize> {
         match b[k] {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            _ if depth == 0 && s[k..].starts_with(pat) => {
+            _ if depth == 0 && b[k..].starts_with(pat.as_bytes()) => {
                 out.push(k);
                 k += pat.len();
                 continue;

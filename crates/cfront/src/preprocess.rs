@@ -92,6 +92,44 @@ pub fn decode(bytes: &[u8]) -> String {
     text.replace('\r', "")
 }
 
+/// `text` with each comment replaced by spaces (its line breaks kept, so that positions stay):
+/// a preprocessed file may still have comments, and they are C.
+fn blank_comments(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut k = 0;
+    let mut quote = None;
+    while k < b.len() {
+        match (quote, b[k], b.get(k + 1)) {
+            (Some(_), b'\\', _) => k += 1,
+            (Some(q), c, _) if c == q || c == b'\n' => quote = None,
+            (Some(_), _, _) => {}
+            (None, b'"' | b'\'', _) => quote = Some(b[k]),
+            (None, b'/', Some(b'/')) => {
+                while k < b.len() && b[k] != b'\n' {
+                    out[k] = b' ';
+                    k += 1;
+                }
+                continue;
+            }
+            (None, b'/', Some(b'*')) => {
+                let end = text[k + 2..].find("*/").map_or(b.len(), |n| k + 2 + n + 2);
+                for c in &mut out[k..end] {
+                    if *c != b'\n' {
+                        *c = b' ';
+                    }
+                }
+                k = end;
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    // comments begin and end with ASCII, so whole characters were replaced: still UTF-8
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// Reads, preprocesses (unless `.i`) and normalizes a C file.
 pub fn load(path: &Path) -> Result<Source> {
     let name: Arc<str> = Arc::from(path.display().to_string().as_str());
@@ -101,7 +139,7 @@ pub fn load(path: &Path) -> Result<Source> {
     let text = decode(&bytes);
     let is_i = path.extension().and_then(|e| e.to_str()) == Some("i");
     let (text, follow) = if is_i {
-        (text, false)
+        (blank_comments(&text), false)
     } else {
         let rewritten =
             acsl::rewrite(&text).map_err(|e| CError { pos: at(e.line, e.col), kind: ErrorKind::Unsupported, message: e.message })?;
@@ -466,6 +504,12 @@ mod tests {
     fn struct_declaration_is_not_a_function() {
         let s = "struct s { int a; } f(void);";
         assert_eq!(normalize(s), s);
+    }
+
+    #[test]
+    fn comments_become_spaces_but_strings_stay() {
+        let s = "int x; // é\nchar *c = \"/* no */\"; /* a\nb */ int y = '\\'';";
+        assert_eq!(blank_comments(s), "int x;      \nchar *c = \"/* no */\";     \n     int y = '\\'';");
     }
 
     #[test]

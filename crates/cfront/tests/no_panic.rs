@@ -49,3 +49,25 @@ fn no_panic_on_any_benchmark_file() {
     }
     assert!(internal.is_empty(), "{}", internal.join("\n"));
 }
+
+/// Hostile input gets a diagnostic with its position or its meaning: bytes that are not ASCII in
+/// an ACSL annotation (or not UTF-8 at all), and comments in a preprocessed `.i` file.
+#[test]
+fn hostile_input_is_diagnosed() {
+    let dir = std::env::temp_dir().join(format!("tracery-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cases: [(&str, &[u8], Option<&str>); 3] = [
+        ("acsl-utf8.c", "int main(void) {\n//@ assert \u{e9} == 1;\n  return 0;\n}\n".as_bytes(), Some("2:1")),
+        ("acsl-bytes.c", b"int main(void) {\n//@ assert \xfe\\false;\n  return 0;\n}\n", Some("2:1")),
+        ("comments.i", b"// a comment\nint main(void) { /* another */ return 0; }\n", None),
+    ];
+    for (name, text, error_at) in cases {
+        let f = dir.join(name);
+        std::fs::write(&f, text).expect("written");
+        match (translate_file(&f, &COptions::default()), error_at) {
+            (Err(e), Some(at)) => assert!(e.kind == cfront::ErrorKind::Unsupported && e.to_string().contains(at), "{name}: {e}"),
+            (Ok(_), None) => {}
+            (r, _) => panic!("{name}: {:?}", r.err()),
+        }
+    }
+}
