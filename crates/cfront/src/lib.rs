@@ -262,6 +262,10 @@ pub fn translate_file(path: &Path, opts: &COptions) -> Result<Translation, CErro
 
 fn translate_on_this_thread(path: &Path, opts: &COptions) -> Result<Translation, CError> {
     let source = preprocess::load(path)?;
+    if let Some(offset) = preprocess::too_deep(&source.text) {
+        let what = format!("parentheses nested more than {} deep", preprocess::MAX_NESTING);
+        return Err(CError { pos: source.map.pos(offset), kind: ErrorKind::Unsupported, message: what });
+    }
     let file: Arc<str> = Arc::from(path.display().to_string().as_str());
     let config = lang_c::driver::Config { cpp_command: String::new(), cpp_options: vec![], flavor: lang_c::driver::Flavor::GnuC11 };
     let parsed = match lang_c::driver::parse_preprocessed(&config, source.text) {

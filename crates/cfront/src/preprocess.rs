@@ -92,6 +92,36 @@ pub fn decode(bytes: &[u8]) -> String {
     text.replace('\r', "")
 }
 
+/// The deepest nesting of parentheses and brackets the parser is given: its time and memory
+/// grow with the square of the depth (10,000 levels take minutes and gigabytes).
+pub const MAX_NESTING: usize = 2000;
+
+/// Where the preprocessed `text` first nests parentheses or brackets deeper than
+/// [`MAX_NESTING`] (outside string and character literals).
+pub fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut escaped = false;
+    for (k, c) in text.bytes().enumerate() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), b'\\') => escaped = true,
+            (Some(q), c) if c == q || c == b'\n' => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'') => quote = Some(c),
+            (None, b'(' | b'[') => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(k);
+                }
+            }
+            (None, b')' | b']') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `text` with each comment replaced by spaces (its line breaks kept, so that positions stay):
 /// a preprocessed file may still have comments, and they are C.
 fn blank_comments(text: &str) -> String {

@@ -51,15 +51,18 @@ fn no_panic_on_any_benchmark_file() {
 }
 
 /// Hostile input gets a diagnostic with its position or its meaning: bytes that are not ASCII in
-/// an ACSL annotation (or not UTF-8 at all), and comments in a preprocessed `.i` file.
+/// an ACSL annotation (or not UTF-8 at all), comments in a preprocessed `.i` file, and 10,000
+/// nested parentheses (which would take the parser minutes and gigabytes).
 #[test]
 fn hostile_input_is_diagnosed() {
     let dir = std::env::temp_dir().join(format!("tracery-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let cases: [(&str, &[u8], Option<&str>); 3] = [
+    let deep = format!("int main(void) {{\n  int x = 1;\n  return {}x{};\n}}\n", "-(".repeat(10_000), ")".repeat(10_000));
+    let cases: [(&str, &[u8], Option<&str>); 4] = [
         ("acsl-utf8.c", "int main(void) {\n//@ assert \u{e9} == 1;\n  return 0;\n}\n".as_bytes(), Some("2:1")),
         ("acsl-bytes.c", b"int main(void) {\n//@ assert \xfe\\false;\n  return 0;\n}\n", Some("2:1")),
         ("comments.i", b"// a comment\nint main(void) { /* another */ return 0; }\n", None),
+        ("deep.c", deep.as_bytes(), Some(":3:4011")),
     ];
     for (name, text, error_at) in cases {
         let f = dir.join(name);
