@@ -27,6 +27,7 @@ mod func;
 mod init;
 mod intptr;
 mod intrinsics;
+mod library;
 mod memory;
 pub mod preprocess;
 mod print_c;

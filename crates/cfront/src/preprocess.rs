@@ -28,6 +28,7 @@ pub struct Source {
 }
 
 /// Maps byte offsets of a text to source positions.
+#[derive(Clone)]
 pub struct LineMap {
     /// For each physical line: its start offset, the file and the line it stands for.
     lines: Vec<(usize, Arc<str>, u32)>,
@@ -124,7 +125,7 @@ pub fn too_deep(text: &str) -> Option<usize> {
 
 /// `text` with each comment replaced by spaces (its line breaks kept, so that positions stay):
 /// a preprocessed file may still have comments, and they are C.
-fn blank_comments(text: &str) -> String {
+pub(crate) fn blank_comments(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = b.to_vec();
     let mut k = 0;
@@ -194,7 +195,9 @@ pub fn load(path: &Path) -> Result<Source> {
 fn run_cpp(text: &str, dir: Option<&Path>) -> std::result::Result<String, (u32, u32, String)> {
     let failed = |m: String| (0, 0, m);
     let mut cmd = Command::new("gcc");
-    cmd.args(["-E", "-x", "c", "-std=gnu11"]);
+    // `__NO_CTYPE`: glibc's <ctype.h> then declares isdigit & co. as functions (the models of
+    // `library`) instead of macros over its locale tables
+    cmd.args(["-E", "-x", "c", "-std=gnu11", "-D__NO_CTYPE"]);
     if let Some(d) = dir {
         cmd.arg("-iquote").arg(d);
         cmd.arg("-I").arg(d);

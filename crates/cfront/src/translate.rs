@@ -122,6 +122,8 @@ pub(crate) struct Tr {
     pub promotable: HashSet<usize>,
     /// Promoted pointers and the scalar variable that stands for `*p` (`promote`).
     pub promoted: HashMap<VarId, VarId>,
+    /// Functions whose definition comes from the library's models (`library`).
+    pub library_functions: HashSet<String>,
     /// Functions whose address is taken (`fnptr`).
     pub addressed_functions: BTreeSet<String>,
     /// The string literals the program reads as arrays (`strlit`).
@@ -197,6 +199,7 @@ impl Tr {
             mem_locals: HashSet::new(),
             promotable: HashSet::new(),
             promoted: HashMap::new(),
+            library_functions: HashSet::new(),
             addressed_functions: BTreeSet::new(),
             literals: BTreeSet::new(),
             reinterpreting: false,
@@ -310,6 +313,17 @@ impl Tr {
                 }
             }
         }
+        // the library's models of the functions the program does not define
+        let library = crate::library::library();
+        for (name, f) in library.iter().flat_map(|l| l.definitions()) {
+            if !self.defined.contains(&name) {
+                let (_, fty, _) = self.definition_params(f)?;
+                self.declare_function(&name, fty);
+                self.defined.insert(name.clone());
+                self.library_functions.insert(name.clone());
+                bodies.insert(name, f);
+            }
+        }
         self.choose_entries(unit)?;
         // translation attempts: one that finds variables whose address is taken is repeated
         // with those variables in memory
@@ -317,6 +331,11 @@ impl Tr {
         for _attempt in 0..8 {
             self.new_marks = false;
             let r = self.translate_reachable(&bodies);
+            if r.is_ok() && !self.new_marks {
+                // the initializers of statics may mark too (a string literal, a function's
+                // address): translated here only for that, `finish` translates them again
+                let _ = crate::stmt::init_procedure(self, None);
+            }
             if !self.new_marks {
                 return r;
             }
@@ -351,7 +370,16 @@ impl Tr {
             // an entry function that is called has a second procedure, without the entry's set-up
             let c_name = name.strip_suffix(CALLED_ENTRY).unwrap_or(&name);
             let Some(f) = bodies.get(c_name) else { continue };
-            self.function_definition(f, &name)?;
+            if self.library_functions.contains(c_name) {
+                // positions in the models' text
+                let mut map = crate::library::library().map(|l| l.map.clone()).unwrap_or_else(|| self.map.clone());
+                std::mem::swap(&mut self.map, &mut map);
+                let r = self.function_definition(f, &name);
+                std::mem::swap(&mut self.map, &mut map);
+                r?;
+            } else {
+                self.function_definition(f, &name)?;
+            }
             if let Some(body) = self.procedures.get(&name).and_then(|p| p.body.as_ref()) {
                 for e in &body.edges {
                     match &e.label {

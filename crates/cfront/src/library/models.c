@@ -1,0 +1,151 @@
+/* The C library functions Tracery verifies through their code: the standard's definitions,
+   written for the model (no locale: the "C" locale's character classes). A program's own
+   definition of one of these names replaces it. Byte functions view objects through
+   `unsigned char *`, which the front end accepts only where memory holds characters. */
+
+unsigned long strlen(const char *s) {
+  unsigned long n = 0;
+  while (s[n] != 0)
+    n++;
+  return n;
+}
+
+unsigned long strnlen(const char *s, unsigned long max) {
+  unsigned long n = 0;
+  while (n < max && s[n] != 0)
+    n++;
+  return n;
+}
+
+int strcmp(const char *a, const char *b) {
+  while (*a != 0 && *a == *b) {
+    a++;
+    b++;
+  }
+  return (int)(unsigned char)*a - (int)(unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, unsigned long n) {
+  for (; n > 0; n--, a++, b++) {
+    if (*a != *b || *a == 0)
+      return (int)(unsigned char)*a - (int)(unsigned char)*b;
+  }
+  return 0;
+}
+
+char *strcpy(char *dst, const char *src) {
+  unsigned long k = 0;
+  while ((dst[k] = src[k]) != 0)
+    k++;
+  return dst;
+}
+
+char *strncpy(char *dst, const char *src, unsigned long n) {
+  unsigned long k = 0;
+  for (; k < n && src[k] != 0; k++)
+    dst[k] = src[k];
+  for (; k < n; k++)
+    dst[k] = 0;
+  return dst;
+}
+
+char *strcat(char *dst, const char *src) {
+  strcpy(dst + strlen(dst), src);
+  return dst;
+}
+
+char *strncat(char *dst, const char *src, unsigned long n) {
+  char *end = dst + strlen(dst);
+  unsigned long k = 0;
+  for (; k < n && src[k] != 0; k++)
+    end[k] = src[k];
+  end[k] = 0;
+  return dst;
+}
+
+char *strchr(const char *s, int c) {
+  for (;; s++) {
+    if (*s == (char)c)
+      return (char *)s;
+    if (*s == 0)
+      return 0;
+  }
+}
+
+char *strrchr(const char *s, int c) {
+  const char *last = 0;
+  for (;; s++) {
+    if (*s == (char)c)
+      last = s;
+    if (*s == 0)
+      return (char *)last;
+  }
+}
+
+char *strstr(const char *hay, const char *needle) {
+  unsigned long n = strlen(needle);
+  for (; *hay != 0; hay++) {
+    if (strncmp(hay, needle, n) == 0)
+      return (char *)hay;
+  }
+  return n == 0 ? (char *)hay : 0;
+}
+
+void *memset(void *p, int c, unsigned long n) {
+  unsigned char *b = p;
+  for (unsigned long k = 0; k < n; k++)
+    b[k] = (unsigned char)c;
+  return p;
+}
+
+void *memcpy(void *dst, const void *src, unsigned long n) {
+  unsigned char *d = dst;
+  const unsigned char *s = src;
+  for (unsigned long k = 0; k < n; k++)
+    d[k] = s[k];
+  return dst;
+}
+
+void *memmove(void *dst, const void *src, unsigned long n) {
+  unsigned char *d = dst;
+  const unsigned char *s = src;
+  if (d < s) {
+    for (unsigned long k = 0; k < n; k++)
+      d[k] = s[k];
+  } else {
+    for (unsigned long k = n; k > 0; k--)
+      d[k - 1] = s[k - 1];
+  }
+  return dst;
+}
+
+int memcmp(const void *p, const void *q, unsigned long n) {
+  const unsigned char *a = p;
+  const unsigned char *b = q;
+  for (unsigned long k = 0; k < n; k++) {
+    if (a[k] != b[k])
+      return a[k] - b[k];
+  }
+  return 0;
+}
+
+void *memchr(const void *p, int c, unsigned long n) {
+  const unsigned char *s = p;
+  for (unsigned long k = 0; k < n; k++) {
+    if (s[k] == (unsigned char)c)
+      return (void *)(s + k);
+  }
+  return 0;
+}
+
+int isdigit(int c) { return c >= '0' && c <= '9'; }
+int isupper(int c) { return c >= 'A' && c <= 'Z'; }
+int islower(int c) { return c >= 'a' && c <= 'z'; }
+int isalpha(int c) { return isupper(c) || islower(c); }
+int isalnum(int c) { return isalpha(c) || isdigit(c); }
+int isxdigit(int c) { return isdigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+int isspace(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+int isprint(int c) { return c >= ' ' && c <= '~'; }
+int ispunct(int c) { return isprint(c) && c != ' ' && !isalnum(c); }
+int toupper(int c) { return islower(c) ? c - 'a' + 'A' : c; }
+int tolower(int c) { return isupper(c) ? c - 'A' + 'a' : c; }
