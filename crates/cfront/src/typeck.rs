@@ -63,7 +63,13 @@ impl Tr {
             E::Call(c) => self.call(&c.node, e.span, pos),
             E::CompoundLiteral(c) => {
                 let ty = self.type_name(&c.node.type_name)?;
-                Ok(Expr::new(ExprKind::Unsupported("compound literal".into()), ty, pos))
+                if matches!(ty, CType::Array(..)) {
+                    // (an array literal decays to a pointer: its object must outlive the expression)
+                    return Ok(Expr::new(ExprKind::Unsupported("compound literal of array type".into()), ty, pos));
+                }
+                // `(T){...}` as a value: `({ T literal = {...}; literal; })`
+                let block = compound_literal_block(&c.node, e.span);
+                Ok(Expr::new(ExprKind::StmtExpr(Box::new(block)), ty, pos))
             }
             E::SizeOfTy(s) => {
                 let ty = self.type_name(&s.node.0)?;
@@ -817,6 +823,44 @@ impl Tr {
         }
         Ok(args)
     }
+}
+
+/// The name of the object a compound literal's block declares (not a C identifier).
+const COMPOUND_LITERAL: &str = "__tracery_compound_literal";
+
+/// The block `{ T literal = {...}; literal; }` that a compound literal of a type that is no
+/// array stands for (all of it at the literal's span).
+fn compound_literal_block(c: &ast::CompoundLiteral, span: Span) -> Node<ast::Statement> {
+    use ast::{DeclarationSpecifier as D, SpecifierQualifier as S};
+    let specifiers = c
+        .type_name
+        .node
+        .specifiers
+        .iter()
+        .map(|sq| {
+            let d = match &sq.node {
+                S::TypeSpecifier(t) => D::TypeSpecifier(t.clone()),
+                S::TypeQualifier(q) => D::TypeQualifier(q.clone()),
+                S::Extension(x) => D::Extension(x.clone()),
+            };
+            Node::new(d, span)
+        })
+        .collect();
+    let name = || Node::new(ast::Identifier { name: COMPOUND_LITERAL.to_string() }, span);
+    let mut declarator = c.type_name.node.declarator.clone().map_or_else(
+        || ast::Declarator { kind: Node::new(ast::DeclaratorKind::Abstract, span), derived: vec![], extensions: vec![] },
+        |d| d.node,
+    );
+    declarator.kind = Node::new(ast::DeclaratorKind::Identifier(name()), span);
+    let initializer = Some(Node::new(ast::Initializer::List(c.initializer_list.clone()), span));
+    let init = ast::InitDeclarator { declarator: Node::new(declarator, span), initializer };
+    let declaration = ast::Declaration { specifiers, declarators: vec![Node::new(init, span)] };
+    let value = ast::Statement::Expression(Some(Box::new(Node::new(ast::Expression::Identifier(Box::new(name())), span))));
+    let items = vec![
+        Node::new(ast::BlockItem::Declaration(Node::new(declaration, span)), span),
+        Node::new(ast::BlockItem::Statement(Node::new(value, span)), span),
+    ];
+    Node::new(ast::Statement::Compound(items), span)
 }
 
 /// Decodes the escape sequences of a character or string literal body into code units.
