@@ -20,6 +20,11 @@ use smt::Term;
 const PURE_OUTPUT: &[&str] =
     &["printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fflush", "perror", "vprintf", "sprintf_s"];
 
+/// Library functions whose result is an input in a range: the name, the range, and whether any
+/// value in it can occur (`getchar` reads arbitrary input; `rand` without `srand` follows one
+/// fixed sequence, so for it the range is an over-approximation).
+const INPUTS: &[(&str, i64, i64, bool)] = &[("getchar", -1, 255, true), ("rand", 0, 2147483647, false), ("random", 0, 2147483647, false)];
+
 /// The operation and operand type of GCC's `__builtin_*_overflow` functions (`None` for the
 /// generic ones, whose type is the result's).
 fn overflow_builtin(name: &str) -> Option<(crate::conv::ArithOp, Option<CType>)> {
@@ -302,6 +307,16 @@ impl Fx<'_> {
                 // the function could write through the pointer
                 return Err(CError::unsupported(pos, format!("call of undefined function `{name}` with a pointer or struct argument")));
             }
+        }
+        if let (Some(&(_, lo, hi, exact)), CType::Int(_)) = (INPUTS.iter().find(|(n, ..)| *n == name), ret_ty) {
+            let v = self.nondet(ret_ty, pos, (!exact).then_some(reason));
+            let (sem, signed) = (self.tr.sem(), ret_ty.int_kind().is_some_and(|k| k.is_signed()));
+            let range = smt::build::and(&[
+                crate::conv::compare(crate::conv::CmpOp::Le, &sem.lit(&lo.into(), ret_ty), &v, signed),
+                crate::conv::compare(crate::conv::CmpOp::Le, &v, &sem.lit(&hi.into(), ret_ty), signed),
+            ]);
+            self.assume(&range, pos);
+            return Ok(Val::Int(v));
         }
         match ret_ty {
             CType::Int(_) => Ok(Val::Int(self.nondet(ret_ty, pos, Some(reason)))),
