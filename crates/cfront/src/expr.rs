@@ -860,6 +860,8 @@ fn punning(from: &CType, to: &CType, operand: &Expr) -> Option<String> {
         _ if a == b => None,
         // a call through a pointer dispatches over the functions of the pointer's type
         (CType::Func(_), CType::Func(_)) => None,
+        // memory holds every pointer the same way, whatever it points to
+        (CType::Pointer(_), CType::Pointer(_)) => None,
         (CType::Void, _) if !is_char(b) => None,
         (CType::Void, _) => {
             // character access to fresh memory is fine; to other objects it reads their bytes

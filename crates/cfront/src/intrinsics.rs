@@ -294,6 +294,11 @@ impl Fx<'_> {
             self.emit_label(Label::Thread(ir::ThreadOp::AtomicEnd), pos, None);
             return Ok(v);
         }
+        if self.tr.library_functions.contains(name) {
+            if let Some(v) = self.unit_copy(name, args, pos)? {
+                return Ok(v);
+            }
+        }
         if defined {
             return self.call_defined(name, args, ret_ty, pos, needed);
         }

@@ -41,6 +41,7 @@ pub mod tast;
 mod translate;
 mod typeck;
 pub mod types;
+mod units;
 
 pub use back::{BackTranslation, ValueType};
 pub use error::{CError, ErrorKind};
