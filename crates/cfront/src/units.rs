@@ -1,7 +1,8 @@
-//! `memcpy`, `memmove` and `memset` on objects of one scalar type wider than a byte. Memory
-//! holds one value per such unit, so the byte models of `library` cannot run on them; a copy
-//! of whole units (or a fill with zero bytes) is exact unit by unit: a loop over the units,
-//! each a load and a store checked like any other access.
+//! `memcpy` and `memset` on objects of one scalar type wider than a byte. Memory holds one
+//! value per such unit, so the byte models of `library` cannot run on them; a copy of whole
+//! units (or a fill with zero bytes) is exact unit by unit: a loop over the units, each a load
+//! and a store checked like any other access. (A forward loop is a `memcpy`, whose regions do
+//! not overlap; `memmove` stays with the byte model.)
 
 use crate::error::Result;
 use crate::func::{Fx, Val};
@@ -13,11 +14,11 @@ use smt::build::{add, ge, int, lt, mul};
 use smt::Sort;
 
 impl Fx<'_> {
-    /// `memcpy(d, s, n)`, `memmove(d, s, n)` or `memset(p, 0, n)` of whole units of a scalar
-    /// type wider than a byte that both pointers point to (`None`: not such a call).
+    /// `memcpy(d, s, n)` or `memset(p, 0, n)` of whole units of a scalar type wider than a
+    /// byte that both pointers point to (`None`: not such a call).
     pub fn unit_copy(&mut self, name: &str, args: &[Expr], pos: &SourcePos) -> Result<Option<Val>> {
         let (dst, src, count) = match (name, args) {
-            ("memcpy" | "memmove", [d, s, n]) if unit_type(d).is_some() && unit_type(d) == unit_type(s) => (d, Some(s), n),
+            ("memcpy", [d, s, n]) if unit_type(d).is_some() && unit_type(d) == unit_type(s) => (d, Some(s), n),
             ("memset", [p, c, n]) if unit_type(p).is_some() && self.tr.const_int(c).is_some_and(|v| num_traits::Zero::is_zero(&v)) => {
                 (p, None, n)
             }

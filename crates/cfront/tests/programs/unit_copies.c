@@ -1,5 +1,5 @@
 // expect: TRUE properties=default,valid-memsafety
-// memcpy, memmove and memset (with zero) of whole ints and pointers, unit by unit.
+// memcpy and memset (with zero) of whole ints and pointers, unit by unit.
 #include <string.h>
 extern void reach_error(void);
 int main(void) {
@@ -11,7 +11,7 @@ int main(void) {
   if (a[1] != 0 || a[2] != 3)
     reach_error();
   int *ps[2] = {&a[0], 0}, *qs[2];
-  memmove(qs, ps, sizeof ps);
+  memcpy(qs, ps, sizeof ps);
   if (qs[0] != &a[0] || qs[1] != 0)
     reach_error();
   return 0;
