@@ -44,7 +44,7 @@ impl Fx<'_> {
 
     /// A call through the function pointer `p` with the (converted) arguments `args`.
     pub fn call_through(&mut self, p: &Expr, args: &[Expr], ret_ty: &CType, pos: &SourcePos, needed: bool) -> Result<Val> {
-        let (Val::Ptr(b, o), Some(fty)) = (self.rvalue(p)?, pointee_function(&p.ty)) else {
+        let (Val::Ptr(b, o), Some(fty)) = (self.rvalue(p)?, p.ty.pointed_function()) else {
             return Err(CError::syntax(pos, "call of a value that is not a function pointer"));
         };
         let Val::Ptr(b, o) = self.stabilize(Val::Ptr(b, o), pos) else { return Err(CError::syntax(pos, "a function pointer is expected")) };
@@ -92,16 +92,5 @@ impl Fx<'_> {
                 !gty.variadic && gty.params.len() == args.len() && gty.params.iter().zip(args).all(|(t, a)| promote(t) == a.ty)
             }
         }
-    }
-}
-
-/// The function type a pointer type points to.
-fn pointee_function(t: &CType) -> Option<std::rc::Rc<FuncType>> {
-    match t {
-        CType::Pointer(f) => match &**f {
-            CType::Func(fty) => Some(fty.clone()),
-            _ => None,
-        },
-        _ => None,
     }
 }

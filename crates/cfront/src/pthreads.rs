@@ -269,14 +269,9 @@ impl Fx<'_> {
         let Some(mutex) = args.first() else { return Err(CError::syntax(pos, "a mutex argument is expected")) };
         self.effects_of(&args[1..])?;
         // only its address matters: a conversion from the program's own mutex type reads nothing
-        let mut mutex = mutex;
-        while let (ExprKind::Cast(inner), true) = (&mutex.kind, mutex.ty.is_pointer()) {
-            if !inner.ty.is_pointer() {
-                break;
-            }
-            mutex = inner;
-        }
-        let Val::Ptr(b, o) = self.rvalue(mutex)? else { return Err(CError::syntax(pos, "a mutex argument is expected")) };
+        let Val::Ptr(b, o) = self.rvalue(crate::units::uncast(mutex))? else {
+            return Err(CError::syntax(pos, "a mutex argument is expected"));
+        };
         self.use_memory();
         Ok(LockWord { b, o })
     }

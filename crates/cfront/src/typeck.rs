@@ -749,12 +749,8 @@ impl Tr {
         let Some(name) = name else {
             let callee = self.expr(&c.callee)?;
             let callee = self.decay(callee);
-            let fty = match &callee.ty {
-                CType::Pointer(t) => match &**t {
-                    CType::Func(f) => f.clone(),
-                    _ => return Err(self.error(span, "called object is not a function or function pointer")),
-                },
-                _ => return Err(self.error(span, "called object is not a function or function pointer")),
+            let Some(fty) = callee.ty.pointed_function() else {
+                return Err(self.error(span, "called object is not a function or function pointer"));
             };
             let args = self.call_arguments(&fty, &c.arguments, span, "a function pointer")?;
             return Ok(Expr::new(ExprKind::Call(Callee::Pointer(bx(callee)), args), fty.ret.clone(), pos));

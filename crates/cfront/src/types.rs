@@ -253,6 +253,17 @@ impl CType {
     pub fn is_pointer(&self) -> bool {
         matches!(self, CType::Pointer(_))
     }
+
+    /// The function type this pointer type points to.
+    pub fn pointed_function(&self) -> Option<Rc<FuncType>> {
+        match self {
+            CType::Pointer(t) => match &**t {
+                CType::Func(f) => Some(f.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// The integer promotion of a type (C11 6.3.1.1); other types are returned unchanged.

@@ -64,7 +64,7 @@ impl Fx<'_> {
 }
 
 /// `e` without its conversions between pointer types (to `void *` for a library call).
-fn uncast(mut e: &Expr) -> &Expr {
+pub(crate) fn uncast(mut e: &Expr) -> &Expr {
     while let ExprKind::Cast(inner) = &e.kind {
         if !(e.ty.is_pointer() && inner.ty.is_pointer()) {
             break;

@@ -69,6 +69,16 @@ fn assert_harness_replays(program: &str) {
     assert!(alone.status.success());
 }
 
+/// Asserts that `program` is FALSE(unreach-call) at `line` with the `inputs` printed, and that
+/// its harness replays; the verifier's output.
+fn assert_bug_replays(program: &str, line: u32, inputs: &[&str]) -> String {
+    let text = tracery(&[], &own(program));
+    assert!(text.starts_with("FALSE(unreach-call)\n") && text.contains(&format!("{program}:{line}:")), "{text}");
+    assert!(inputs.iter().all(|i| text.contains(i)), "{inputs:?}: {text}");
+    assert_harness_replays(program);
+    text
+}
+
 #[test]
 fn harness_replays_p_flag_bug_with_gcc() {
     assert_harness_replays("lecture-p-flag-bug.c");
@@ -88,11 +98,8 @@ fn harness_replays_a_bug_through_recursion() {
 fn harness_replays_a_float_bug() {
     // Integers leave floats opaque; the default semantics verifies again with IEEE floats,
     // whose inputs print as exact C constants (NaN as `NAN`).
-    let text = tracery(&[], &own("float-nan-bug.c"));
-    assert!(text.starts_with("FALSE(unreach-call)\n") && text.contains("float-nan-bug.c:8:"), "{text}");
-    assert!(text.contains("__VERIFIER_nondet_double() returns NAN (double)"), "{text}");
+    let text = assert_bug_replays("float-nan-bug.c", 8, &["__VERIFIER_nondet_double() returns NAN (double)"]);
     assert!(text.contains("semantics: bitvector (with integers: "), "{text}");
-    assert_harness_replays("float-nan-bug.c");
 }
 
 // The structure SV-COMP witness format 2.0 requires (written from the format's specification:
@@ -201,19 +208,13 @@ fn graphml_witnesses_are_written() {
 #[test]
 fn harness_replays_a_bug_through_a_function_pointer() {
     // The call through the pointer branches to the handler the input chose.
-    let text = tracery(&[], &own("fnptr-dispatch-bug.c"));
-    assert!(text.starts_with("FALSE(unreach-call)\n") && text.contains("fnptr-dispatch-bug.c:7:"), "{text}");
-    assert!(text.contains("__VERIFIER_nondet_int() returns 1 (int)") && text.contains("__VERIFIER_nondet_int() returns 7 (int)"), "{text}");
-    assert_harness_replays("fnptr-dispatch-bug.c");
+    assert_bug_replays("fnptr-dispatch-bug.c", 7, &["__VERIFIER_nondet_int() returns 1 (int)", "__VERIFIER_nondet_int() returns 7 (int)"]);
 }
 
 #[test]
 fn harness_replays_a_bug_found_through_a_string() {
     // The string literals live in memory: the input that picks "bee" reaches the error.
-    let text = tracery(&[], &own("string-pick-bug.c"));
-    assert!(text.starts_with("FALSE(unreach-call)\n") && text.contains("string-pick-bug.c:11:"), "{text}");
-    assert!(text.contains("__VERIFIER_nondet_int() returns 1 (int)"), "{text}");
-    assert_harness_replays("string-pick-bug.c");
+    assert_bug_replays("string-pick-bug.c", 11, &["__VERIFIER_nondet_int() returns 1 (int)"]);
 }
 
 /// The data of each edge of a GraphML witness, in order.
