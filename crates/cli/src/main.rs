@@ -4,7 +4,7 @@ mod last_word;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use engines::{Config, Outcome, Source, Stats, Strategy, Verdict};
+use engines::{Config, Outcome, Retry, Source, Stats, Strategy, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -136,7 +136,8 @@ struct Cli {
     ranking_templates: Vec<engines::RankingFamily>,
 
     /// Instances of each procedure started as a thread (`pthread_create`, Boogie `fork`): a run
-    /// that has more threads of one procedure at once ends UNKNOWN, never TRUE.
+    /// that has more threads of one procedure at once is never TRUE; it is repeated with 2N
+    /// instances (and one whose interleavings are too many with N/2, down to 1).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     thread_instances: u16,
 
@@ -300,7 +301,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     let mut switched = None;
     if let Verdict::Unknown(u) = &outcome.verdict {
         let auto = cli.semantics == Semantics::Auto && is_c(file);
-        if auto && u.bit_precise_may_decide && Instant::now() < start + timeout {
+        if auto && u.retry == Some(Retry::BitPrecise) && Instant::now() < start + timeout {
             tracing::info!("integer semantics: {}; verifying again with bit-vectors", u.reason);
             if let Loaded::Program(p, b) = load(cli, file, true)? {
                 switched = Some(u.reason.clone());

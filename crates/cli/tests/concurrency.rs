@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_concurrent_seeds, output, own, verdict};
+use common::{assert_concurrent_seeds, output, own, shared, verdict};
 
 const POR: [&str; 4] = ["none", "sleep", "persistent", "both"];
 
@@ -37,6 +37,19 @@ fn unboundedly_many_threads_are_never_safe_but_their_bugs_are_found() {
 }
 
 #[test]
+fn a_run_that_needs_other_thread_instances_is_repeated_with_them() {
+    // five threads at once: four instances reach a fork beyond them, eight decide
+    let out = output(&own("conc-five-threads.bpl"), &["--timeout", "20"]);
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    let out = output(&own("conc-five-threads-bug.bpl"), &["--timeout", "20"]);
+    assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("conc-five-threads-bug.bpl:25:3"), "{out}");
+    // the interleavings of four instances are too many; two threads reach the error
+    let Some(f) = shared("ultimate/concurrent/pthreads/regression", "globalVariableMultipleThreads.c") else { return };
+    let out = output(&f, &["--timeout", "30"]);
+    assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("globalVariableMultipleThreads.c:25:5"), "{out}");
+}
+
+#[test]
 fn a_join_assigns_the_results_of_the_thread_with_its_id() {
     let out = output(&own("conc-join-result.bpl"), &["--timeout", "20"]);
     // the first assertion holds (thread 2 returned 2), the second fails (thread 1 returned 1)
@@ -56,6 +69,11 @@ fn data_races_are_found_and_race_free_programs_proved() {
         assert!(out.trim_end().ends_with("a[0] = 1;"), "{por}: {out}");
         assert_eq!(verdict(&own("conc-race-cells.c"), &args), "TRUE", "{por}");
         assert_eq!(verdict(&own("conc-race-free.c"), &args), "TRUE", "{por}");
+        // a copy of a whole struct accesses every cell of its array member
+        let out = output(&own("conc-race-copy.c"), &args);
+        assert!(out.starts_with("FALSE(no-data-race)\n") && out.contains("conc-race-copy.c:7:3"), "{por}: {out}");
+        assert!(out.trim_end().ends_with("copy = shared;"), "{por}: {out}");
+        assert_eq!(verdict(&own("conc-race-copy-free.c"), &args), "TRUE", "{por}");
         // accesses through GCC's atomic builtins are atomic; a plain write beside them races
         assert_eq!(verdict(&own("conc-atomic-builtins.c"), &args), "TRUE", "{por}");
         let out = output(&own("conc-atomic-mixed.c"), &args);

@@ -44,7 +44,7 @@ impl Engine for Bmc {
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
         let verdict = on_automaton(task, config, ir::Acceleration::Polynomial, stats, |a, stats| unroll(task.entry, a, config, stats));
-        (verdict.unwrap_or_else(|e| Verdict::unknown(format!("bmc: {e}"))), None)
+        (verdict.unwrap_or_else(|u| Verdict::Unknown(u.prefixed("bmc"))), None)
     }
 }
 

@@ -9,7 +9,7 @@ use crate::annotation::Proof;
 use crate::budget::QueryBudget;
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::sources::Session;
-use crate::{cex, CexStep, Config, Counterexample, Stats, Verdict};
+use crate::{cex, CexStep, Config, Counterexample, Retry, Stats, Unknown, Verdict};
 use automata::{Interrupted, LazyDfa, LazyDnwa, NestedReach, Nwa};
 use ir::{Block, Cfg, Edge, ReturnLetter, Stmt, TransFormula, Violation};
 use refine::nested::{Nesting, StepKind};
@@ -264,9 +264,12 @@ pub(crate) fn counterexample_with_hints(
     if violation.kind == ir::ViolationKind::ThreadLimit {
         // the trace is feasible: a run of the program has more threads than the model
         let n = config.thread_instances;
-        return Verdict::unknown(format!(
-            "more threads than instances: a run starts more than {n} threads of one procedure at once (--thread-instances)"
-        ));
+        return Verdict::Unknown(Unknown {
+            reason: format!(
+                "more threads than instances: a run starts more than {n} threads of one procedure at once (--thread-instances)"
+            ),
+            retry: Some(Retry::MoreThreadInstances),
+        });
     }
     let letters = a.letters();
     let overapprox = word.iter().find_map(|&l| letters[l].edge.overapprox.clone());

@@ -7,7 +7,7 @@
 //! Each step carries a tag `K` that the trace check needs (`()` for a trace of one procedure;
 //! for a nested word, what kind of letter it is): the pieces of a block inherit its tag.
 
-use crate::{CexStep, NondetValue, Unknown};
+use crate::{CexStep, NondetValue, Retry, Unknown};
 use ir::{Block, Cfg, Edge, Label, Stmt, TransFormula};
 use refine::TraceCheck;
 use smt::subst::conjuncts;
@@ -96,7 +96,7 @@ pub fn source_counterexample<'c, K: Clone>(
     let bit_precise_exact = path.as_ref().is_some_and(|p| p.iter().all(|(e, _)| e.overapprox.is_none() || e.bit_precise_exact));
     path.and_then(exact_path).and_then(|p| steps_with_values(&p, original, check)).map(Some).ok_or_else(|| Unknown {
         reason: format!("feasible error trace uses an over-approximation: {reason}"),
-        bit_precise_may_decide: bit_precise_exact,
+        retry: bit_precise_exact.then_some(Retry::BitPrecise),
     })
 }
 

@@ -13,7 +13,7 @@ use crate::annotation::Proof;
 use crate::budget::QueryBudget;
 use crate::cegar::{self, Abstraction, Kind};
 use crate::strategy::{on_automaton, Engine, Task};
-use crate::{Config, Stats, Verdict};
+use crate::{Config, Stats, Unknown, Verdict};
 use automata::nested::Nwa;
 use ir::{TransFormula, ViolationKind};
 use refine::{check_scoped_trace_with_hints, TraceCheck};
@@ -58,10 +58,10 @@ impl Engine for Exec {
             });
             match run {
                 Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(e) => Err(format!("cannot start its thread: {e}")),
+                Err(e) => Err(Unknown::new(format!("cannot start its thread: {e}"))),
             }
         });
-        searched.unwrap_or_else(|e| (Verdict::unknown(format!("exec: {e}")), None))
+        searched.unwrap_or_else(|u| (Verdict::Unknown(u.prefixed("exec")), None))
     }
 }
 

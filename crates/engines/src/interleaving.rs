@@ -9,9 +9,9 @@ use crate::annotation::{self, Proof};
 use crate::automizer::{proof_of, shortest_error_word};
 use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
-use crate::{Config, Por, Stats, Verdict};
+use crate::{Config, Por, Retry, Stats, Unknown, Verdict};
 use automata::{Interrupted, NestedReach, Nfa, Nwa};
-use ir::threads::{product, Move, MoveKind, Product};
+use ir::threads::{product, Move, MoveKind, Product, ProductError};
 use ir::{Cfg, ThreadProgram, Violation};
 use refine::nested::Nesting;
 use smt::Term;
@@ -31,18 +31,19 @@ pub(crate) struct Interleaved<'a> {
 
 impl<'a> Interleaved<'a> {
     /// The interleavings of `tp`'s threads (their size counted in `stats`).
-    pub(crate) fn new(tp: &'a ThreadProgram, config: &Config, stats: &mut Stats) -> Result<Interleaved<'a>, String> {
+    pub(crate) fn new(tp: &'a ThreadProgram, config: &Config, stats: &mut Stats) -> Result<Interleaved<'a>, Unknown> {
         let encode = |t: &ir::threads::Thread| match config.large_blocks {
             true => ir::thread_block_encoding(&t.cfg, &tp.shared, !tp.race_data.is_empty()),
             false => t.cfg.clone(),
         };
         let encoded: Vec<Cfg> = tp.threads.iter().map(encode).collect();
-        let product = product(tp, &encoded, matches!(config.por, Por::Persistent | Por::Both))?;
+        let product = product(tp, &encoded, matches!(config.por, Por::Persistent | Por::Both)).map_err(unbuilt)?;
         let full = product.cfg.locs.len();
         let product = match config.por {
             Por::None | Por::Persistent => product,
             Por::Sleep | Por::Both => {
-                ir::por::sleep_set_reduction(&product, &tp.threads.iter().map(|t| t.template.as_str()).collect::<Vec<_>>())?
+                let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
+                ir::por::sleep_set_reduction(&product, &templates).map_err(unbuilt)?
             }
         };
         tracing::debug!(product = full, reduced = product.cfg.locs.len(), edges = product.cfg.edges.len(), "partial-order reduction");
@@ -133,10 +134,17 @@ impl Abstraction for Interleaved<'_> {
     }
 }
 
+/// Why the interleavings were not built; too many of them may be fewer with fewer thread
+/// instances.
+fn unbuilt(e: ProductError) -> Unknown {
+    let retry = matches!(e, ProductError::TooLarge { .. }).then_some(Retry::FewerThreadInstances);
+    Unknown { reason: format!("interleavings: {e}"), retry }
+}
+
 /// Runs trace abstraction on the interleavings of the threads of `tp`.
 pub fn verify(entry: &str, tp: &ThreadProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
     match Interleaved::new(tp, config, stats) {
         Ok(a) => cegar::run(entry, &a, config, stats),
-        Err(e) => (Verdict::unknown(format!("interleavings: {e}")), None),
+        Err(u) => (Verdict::Unknown(u), None),
     }
 }

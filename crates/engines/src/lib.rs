@@ -28,7 +28,7 @@ pub use budget::CancelToken;
 pub use lasso::Family as RankingFamily;
 pub use refine::Source;
 pub use strategy::{Engine, Prepared, Strategy, Task};
-pub use verdict::{CexStep, Counterexample, NondetValue, Outcome, SolverUse, Stats, Unknown, Verdict};
+pub use verdict::{CexStep, Counterexample, NondetValue, Outcome, Retry, SolverUse, Stats, Unknown, Verdict};
 
 /// Settings of a verification run.
 #[derive(Clone, Debug)]
@@ -164,7 +164,40 @@ fn prepare(program: &ir::Program, entry: &str, config: &Config, stats: &mut Stat
 }
 
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
+/// A program that starts threads is verified again, while time is left, with twice the thread
+/// instances when a run needed more (once), or with half of them when its interleavings were
+/// too many (down to one); each run is exact for its number of instances (a fork beyond them
+/// is never TRUE), so any of them may decide.
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
+    let mut outcome = verify_entries(program, config);
+    let (mut config, most) = (config.clone(), config.thread_instances * 2);
+    let mut retried: Option<Retry> = None;
+    while let Verdict::Unknown(first) = &outcome.verdict {
+        let n = config.thread_instances;
+        let next = match first.retry {
+            Some(r @ Retry::MoreThreadInstances) if retried != Some(Retry::FewerThreadInstances) && n < most => (r, most),
+            Some(r @ Retry::FewerThreadInstances) if retried != Some(Retry::MoreThreadInstances) && n > 1 => (r, n / 2),
+            _ => break,
+        };
+        if config.cancel.is_cancelled() || config.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        tracing::info!("{}; verifying again with {} thread instances", first.reason, next.1);
+        (retried, config.thread_instances) = (Some(next.0), next.1);
+        let mut again = verify_entries(program, &config);
+        again.stats.absorb(&outcome.stats);
+        again.stats.time_total_ms += outcome.stats.time_total_ms;
+        if let Verdict::Unknown(u) = &mut again.verdict {
+            // the first reason, and what the last run with other instances says
+            let reason = first.reason.split("; with ").next().unwrap_or_default();
+            u.reason = format!("{reason}; with {} thread instances: {}", next.1, u.reason);
+        }
+        outcome = again;
+    }
+    outcome
+}
+
+fn verify_entries(program: &ir::Program, config: &Config) -> Outcome {
     let start = Instant::now();
     let mut stats = Stats { solver: config.solver.to_string(), strategy: config.strategy.to_string(), ..Stats::default() };
     let prepared: Vec<Result<Prepared, String>> =

@@ -104,7 +104,7 @@ pub fn run(
                         stats.engine = lane_stats.engine.clone();
                         a.winner = Some((verdict, proof));
                     } else if i == 0 {
-                        if verdict.awaits_bit_precise() {
+                        if verdict.awaits_retry() {
                             cancels[k].cancel();
                         }
                         a.first_lane = Some((verdict, proof));

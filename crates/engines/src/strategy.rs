@@ -5,7 +5,7 @@
 //! until one answers TRUE or FALSE.
 
 use crate::annotation::{self, Proof};
-use crate::{automizer, buchi, chc, houdini, interleaving, nested, Config, Stats, Verdict};
+use crate::{automizer, buchi, chc, houdini, interleaving, nested, Config, Stats, Unknown, Verdict};
 use ir::{Cfg, NestedProgram, ThreadProgram};
 use smt::Term;
 use std::fmt;
@@ -77,14 +77,14 @@ pub(crate) fn on_automaton<R>(
     acceleration: ir::Acceleration,
     stats: &mut Stats,
     f: impl FnOnce(&dyn crate::cegar::Abstraction, &mut Stats) -> R,
-) -> Result<R, String> {
+) -> Result<R, Unknown> {
     match task.prepared {
         Prepared::Flat(cfg) => {
             let encoded = encode_with(cfg, config, acceleration);
-            automizer::Flat::new(cfg, &encoded).map(|a| f(&a, stats))
+            automizer::Flat::new(cfg, &encoded).map(|a| f(&a, stats)).map_err(Unknown::new)
         }
         Prepared::Concurrent(tp) => interleaving::Interleaved::new(tp, config, stats).map(|a| f(&a, stats)),
-        Prepared::Nested(np) => nested::build(np, config).map(|p| f(&p, stats)),
+        Prepared::Nested(np) => nested::build(np, config).map(|p| f(&p, stats)).map_err(Unknown::new),
     }
 }
 
@@ -442,7 +442,7 @@ impl Strategy {
                 return (verdict, proof);
             }
             if step.engine.decides_both() {
-                if verdict.awaits_bit_precise() {
+                if verdict.awaits_retry() {
                     return (verdict, proof);
                 }
                 main_answer = Some((verdict, proof));

@@ -11,7 +11,7 @@
 
 use crate::cfg::{Cfg, Edge, Label, LocId, ThreadOp};
 use crate::stmt::Stmt;
-use crate::threads::{Move, MoveKind, Product, ThreadProgram, MAX_PRODUCT_LOCS};
+use crate::threads::{Move, MoveKind, Product, ProductError, ThreadProgram, MAX_PRODUCT_LOCS};
 use smt::build::{and, not, tt};
 use smt::Term;
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -47,7 +47,7 @@ fn independent(a: &Move, fa: &Footprint, b: &Move, fb: &Footprint, same_template
 }
 
 /// The sleep-set reduction of `p` (`templates[t]`: the procedure thread `t` runs).
-pub fn sleep_set_reduction(p: &Product, templates: &[&str]) -> Result<Product, String> {
+pub fn sleep_set_reduction(p: &Product, templates: &[&str]) -> Result<Product, ProductError> {
     // the letters: the distinct moves, in their order, with their footprints
     let mut letters: Vec<Move> = p.moves.clone();
     letters.sort();
@@ -72,12 +72,12 @@ pub fn sleep_set_reduction(p: &Product, templates: &[&str]) -> Result<Product, S
     let mut index: HashMap<(LocId, Vec<usize>), LocId> = HashMap::new();
     let mut queue = VecDeque::new();
     let mut intern =
-        |q: LocId, sleep: Vec<usize>, out: &mut Cfg, queue: &mut VecDeque<(LocId, Vec<usize>, LocId)>| -> Result<LocId, String> {
+        |q: LocId, sleep: Vec<usize>, out: &mut Cfg, queue: &mut VecDeque<(LocId, Vec<usize>, LocId)>| -> Result<LocId, ProductError> {
             if let Some(&l) = index.get(&(q, sleep.clone())) {
                 return Ok(l);
             }
             if out.locs.len() >= MAX_PRODUCT_LOCS {
-                return Err(format!("more than {MAX_PRODUCT_LOCS} interleaved states after the reduction"));
+                return Err(ProductError::TooLarge { reduced: true });
             }
             out.locs.push(p.cfg.locs[q].clone());
             states.push(p.states[q].clone());

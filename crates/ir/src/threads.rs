@@ -189,6 +189,32 @@ fn instance(program: &Program, name: &str, ids: &[Term], n: usize, shared: &BTre
 /// Bound on the locations of a product.
 pub const MAX_PRODUCT_LOCS: usize = 500_000;
 
+/// Why the interleavings of a program's threads were not built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProductError {
+    /// More than [`MAX_PRODUCT_LOCS`] states (counted after the sleep-set reduction when
+    /// `reduced`).
+    TooLarge { reduced: bool },
+    /// A statement the product cannot interleave.
+    Unsupported(String),
+}
+
+impl From<&String> for ProductError {
+    fn from(why: &String) -> ProductError {
+        ProductError::Unsupported(why.clone())
+    }
+}
+
+impl std::fmt::Display for ProductError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProductError::TooLarge { reduced: false } => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states"),
+            ProductError::TooLarge { reduced: true } => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states after the reduction"),
+            ProductError::Unsupported(why) => f.write_str(why),
+        }
+    }
+}
+
 /// What one edge of the product does: an edge of one thread's CFG, taken in one of these ways.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
@@ -245,12 +271,12 @@ struct Explorer<'a> {
 
 impl Explorer<'_> {
     /// The location of `s`, added (and queued) if it is new.
-    fn intern(&mut self, s: State) -> Result<LocId, String> {
+    fn intern(&mut self, s: State) -> Result<LocId, ProductError> {
         if let Some(&l) = self.index.get(&s) {
             return Ok(l);
         }
         if self.cfg.locs.len() >= MAX_PRODUCT_LOCS {
-            return Err(format!("more than {MAX_PRODUCT_LOCS} interleaved states"));
+            return Err(ProductError::TooLarge { reduced: false });
         }
         let cfgs = self.cfgs;
         let violation = s.locs.iter().enumerate().find_map(|(t, l)| l.and_then(|l| cfgs[t].locs[l].error.clone()));
@@ -270,7 +296,7 @@ impl Explorer<'_> {
 /// The product of the threads, whose CFGs are `cfgs` (each thread's CFG encoded, with the
 /// thread's locations), explored from the entry's thread alone; with `persistent`, only the
 /// moves of a persistent set where one exists ([`crate::por::Persistent`]).
-pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool) -> Result<Product, String> {
+pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool) -> Result<Product, ProductError> {
     let succ: Vec<Vec<Vec<usize>>> = cfgs.iter().map(|c| c.successors()).collect();
     let persistent = persistent.then(|| crate::por::Persistent::new(tp, cfgs));
     let mut x = Explorer { cfgs, cfg: Cfg::default(), index: HashMap::new(), states: vec![], queue: VecDeque::new() };
@@ -549,44 +575,44 @@ fn written_places(a: &Term, rhs: &Term) -> Option<Vec<Place>> {
 }
 
 /// The places of `data` a statement accesses, each with whether it writes there (a place it
-/// reads and writes counts as written); an error for an access to a whole array, which no
-/// place stands for.
+/// reads and writes counts as written). A whole array is a place without indices: a copy
+/// writes (or reads) every cell of it. An error for an update that keeps some cells in a way
+/// other than a store of the others, whose cells written no place says exactly.
 pub fn accesses(s: &Stmt, data: &BTreeSet<Term>) -> Result<Vec<(Place, bool)>, String> {
+    let whole = |a: &Term| Place { var: a.clone(), indices: vec![] };
     let mut writes: Vec<Place> = vec![];
     for (x, rhs) in assignments(s) {
         if !data.contains(&x) {
             continue;
         }
-        match &x.sort {
-            Sort::Array(..) => {
-                writes.extend(written_places(&x, &rhs).ok_or_else(|| format!("an update of `{x}` that is not a store of cells"))?)
+        match (&x.sort, written_places(&x, &rhs)) {
+            (Sort::Array(..), Some(cells)) => writes.extend(cells),
+            (Sort::Array(..), None) if free_vars(&rhs).contains(&x) => {
+                return Err(format!("an update of `{x}` that is not a store of cells"))
             }
-            _ => writes.push(Place { var: x.clone(), indices: vec![] }),
+            _ => writes.push(whole(&x)),
         }
     }
+    // a havoc writes every cell of an array
     for v in s.trans_formula().assigned_vars().into_iter().filter(|v| data.contains(v)) {
-        match v.sort {
-            Sort::Array(..) if !writes.iter().any(|p| p.var == v) => return Err(format!("a havoc of the shared array `{v}`")),
-            Sort::Array(..) => {}
-            _ if writes.iter().any(|p| p.var == v) => {}
-            _ => writes.push(Place { var: v, indices: vec![] }),
+        if !writes.iter().any(|p| p.var == v) {
+            writes.push(whole(&v));
         }
     }
     let read_terms = shared_reads(s, data);
-    if let Some(a) = whole_array_access(s, data, &read_terms) {
-        return Err(format!("an access to the whole array `{a}`"));
-    }
-    let reads: Vec<Place> = read_terms.iter().map(read_place).filter(|p| !writes.contains(p)).collect();
+    let whole_reads = whole_array_reads(s, data, &read_terms).into_iter().map(whole);
+    let reads: Vec<Place> = read_terms.iter().map(read_place).chain(whole_reads).filter(|p| !writes.contains(p)).collect();
     Ok(writes.into_iter().map(|p| (p, true)).chain(reads.into_iter().map(|p| (p, false))).collect())
 }
 
 /// When two sets of accesses conflict (some place of both, one of them writing): the condition
-/// that their indices agree, `None` if no two of them can meet.
+/// that their indices agree, `None` if no two of them can meet. A place with fewer indices
+/// (a whole array, or a row of one) contains every cell whose indices start with its own.
 pub fn conflict(a: &[(Place, bool)], b: &[(Place, bool)]) -> Option<Term> {
     let mut cases = vec![];
     for (p, pw) in a {
         for (q, qw) in b {
-            if p.var == q.var && (*pw || *qw) && p.indices.len() == q.indices.len() {
+            if p.var == q.var && (*pw || *qw) {
                 cases.push(and(&p.indices.iter().zip(&q.indices).map(|(i, j)| eq(i, j)).collect::<Vec<_>>()));
             }
         }
@@ -594,9 +620,9 @@ pub fn conflict(a: &[(Place, bool)], b: &[(Place, bool)]) -> Option<Term> {
     (!cases.is_empty()).then(|| or(&cases))
 }
 
-/// An array of `data` that `s` reads other than through the cells `cells` or updates other
+/// The arrays of `data` that `s` reads other than through the cells `cells` or updates other
 /// than cell by cell (a copy of the whole array).
-fn whole_array_access<'d>(s: &Stmt, data: &'d BTreeSet<Term>, cells: &[Term]) -> Option<&'d Term> {
+fn whole_array_reads<'d>(s: &Stmt, data: &'d BTreeSet<Term>, cells: &[Term]) -> Vec<&'d Term> {
     let hole = |t: &Term| Term::var("#cell", t.sort.clone());
     let map: HashMap<Term, Term> = cells.iter().map(|c| (c.clone(), hole(c))).collect();
     let rest = replace_reads(s, &map);
@@ -613,7 +639,7 @@ fn whole_array_access<'d>(s: &Stmt, data: &'d BTreeSet<Term>, cells: &[Term]) ->
     for c in conditions(&rest) {
         left.extend(free_vars(&c));
     }
-    data.iter().filter(|v| matches!(v.sort, Sort::Array(..))).find(|v| left.contains(*v))
+    data.iter().filter(|v| matches!(v.sort, Sort::Array(..)) && left.contains(*v)).collect()
 }
 
 /// The conditions of a statement's `assume`s.

@@ -76,13 +76,13 @@ pub enum Verdict {
 impl Verdict {
     /// UNKNOWN for `reason`.
     pub fn unknown(reason: impl Into<String>) -> Verdict {
-        Verdict::Unknown(Unknown { reason: reason.into(), bit_precise_may_decide: false })
+        Verdict::Unknown(Unknown::new(reason))
     }
 
-    /// An UNKNOWN at an error path that only bit-precise semantics may decide: the run ends
-    /// there (the other engines read the same statements, and a bit-precise run needs the time).
-    pub fn awaits_bit_precise(&self) -> bool {
-        matches!(self, Verdict::Unknown(u) if u.bit_precise_may_decide)
+    /// An UNKNOWN that another run may decide ([`Retry`]): the run ends there (the other
+    /// engines read the same statements, and the other run needs the time).
+    pub fn awaits_retry(&self) -> bool {
+        matches!(self, Verdict::Unknown(u) if u.retry.is_some())
     }
 }
 
@@ -91,11 +91,37 @@ impl Verdict {
 pub struct Unknown {
     /// Why (a timeout, an over-approximation on a feasible error trace, an unsupported construct).
     pub reason: String,
+    /// Another run that may decide where this one could not.
+    pub retry: Option<Retry>,
+}
+
+impl Unknown {
+    /// UNKNOWN for `reason`, which no other run would change.
+    pub fn new(reason: impl Into<String>) -> Unknown {
+        Unknown { reason: reason.into(), retry: None }
+    }
+
+    /// The same, its reason said to come from `origin` (an engine's name).
+    pub fn prefixed(self, origin: &str) -> Unknown {
+        Unknown { reason: format!("{origin}: {}", self.reason), ..self }
+    }
+}
+
+/// A run that may decide where an UNKNOWN one could not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Retry {
     /// The run ended at a feasible error trace that no exact statement confirms, and every
     /// over-approximation on it is one the front end's bit-precise translation models exactly
     /// (`Edge::bit_precise_exact`: bitwise operators, `float` and `double` under integer
     /// semantics): that translation can still decide, where this one cannot refine.
-    pub bit_precise_may_decide: bool,
+    BitPrecise,
+    /// A feasible trace starts more threads of one procedure than the model has instances, and
+    /// every other error is unreachable: more instances may decide.
+    MoreThreadInstances,
+    /// The interleavings were too many to build: with fewer thread instances they may be built,
+    /// and an error they reach is one of the program's (TRUE needs every fork within the
+    /// instances, which the run checks as it does with any number of them).
+    FewerThreadInstances,
 }
 
 /// Counters and timings of a run (the figures the seed paper reports).

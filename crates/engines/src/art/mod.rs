@@ -93,7 +93,7 @@ impl Engine for Art {
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
         on_automaton(task, config, ir::Acceleration::Linear, stats, |a, stats| explore(task.entry, a, config, stats))
-            .unwrap_or_else(|e| (Verdict::unknown(format!("art: {e}")), None))
+            .unwrap_or_else(|u| (Verdict::Unknown(u.prefixed("art")), None))
     }
 }
 
