@@ -9,6 +9,7 @@
 //! ray ([`nontermination`]), also checked on the exact formulas. Anything that is not checked
 //! is not returned: the answer is then `None` (unknown).
 
+mod cells;
 mod dnf;
 mod farkas;
 mod nontermination;
@@ -109,10 +110,11 @@ impl fmt::Display for Template {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RankingFunction {
     pub template: Template,
-    /// Int-sorted affine terms over canonical program variables, integer coefficients.
+    /// Int-sorted affine terms over canonical program variables and array cells (selects of
+    /// them), integer coefficients.
     pub components: Vec<Term>,
-    /// Linear inequalities over canonical program variables that hold at the loop head after
-    /// the stem and are preserved by the loop.
+    /// Linear inequalities over canonical program variables (and array cells) that hold at the
+    /// loop head after the stem and are preserved by the loop.
     pub supporting_invariants: Vec<Term>,
 }
 

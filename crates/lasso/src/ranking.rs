@@ -9,6 +9,7 @@
 //! multipliers (non-linear real arithmetic, Z3's nlsat). The multiphase and lexicographic
 //! templates have premises with unknown coefficients of their own, treated alike.
 
+use crate::cells::Cells;
 use crate::dnf::{dnf, Dnf};
 use crate::farkas::{Constraints, Mode};
 use crate::relation::Relation;
@@ -25,16 +26,35 @@ use smt::{SatResult, Sort, Term};
 use std::collections::BTreeMap;
 
 pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> Result<Option<RankingFunction>, LassoError> {
-    let rel = Relation::new(&lasso.stem, &lasso.looped)?;
+    let exact = Relation::new(&lasso.stem, &lasso.looped)?;
+    // the templates range over the cells the loop reads, too, with the reads' congruence and
+    // the stem's facts as far as the loop's cases stay few enough to split
+    let abstractions = [(true, true), (true, false), (false, false)].into_iter().map(|(f, c)| Cells::of(&exact, f, c));
+    let (cells, loop_dnf) = abstractions
+        .chain([Cells::none(&exact)])
+        .map(|cells| {
+            let d = dnf(&cells.rel.looped, settings.max_disjuncts);
+            (cells, d)
+        })
+        .find(|(_, d)| d.is_some())
+        .unwrap_or_else(|| (Cells::none(&exact), None));
+    tracing::debug!(
+        cells = cells.terms.len(),
+        facts = cells.facts.len(),
+        disjuncts = loop_dnf.as_ref().map(|d| d.disjuncts.len()),
+        "lasso: loop {}",
+        cells.rel.looped
+    );
+    let Some(loop_dnf) = loop_dnf else {
+        stats.note = Some(format!("the loop has more than {} disjuncts", settings.max_disjuncts));
+        return Ok(None);
+    };
+    let rel = &cells.rel;
     let tvars: Vec<Term> = rel.loop_vars.iter().filter(|x| x.sort == Sort::Int).cloned().collect();
     if tvars.is_empty() {
         stats.note = Some("the loop has no integer variables".into());
         return Ok(None);
     }
-    let Some(loop_dnf) = dnf(&rel.looped, settings.max_disjuncts) else {
-        stats.note = Some(format!("the loop has more than {} disjuncts", settings.max_disjuncts));
-        return Ok(None);
-    };
     // a stem too large to split is read as `true` (supporting invariants must then hold anywhere)
     let stem_dnf = dnf(&rel.stem, settings.max_disjuncts).unwrap_or(Dnf { disjuncts: vec![vec![]], exact: false });
     let mut oracle = Oracle::new(settings.timeout_ms, settings.deadline, stats);
@@ -63,10 +83,18 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
             if oracle.expired() {
                 break;
             }
-            let Some(rf) = attempt(&rel, &tvars, &loop_dnf, &stem_dnf, t, m, mode, &mut oracle) else {
+            let Some(rf) = attempt(rel, &tvars, &loop_dnf, &stem_dnf, t, m, mode, &mut oracle) else {
                 continue;
             };
-            if validate::ranking_function(&rel, &rf, &mut oracle) {
+            // the stem's facts join the supporting invariants only if they are needed
+            let rf = cells.concrete(rf);
+            let with_facts =
+                || RankingFunction { supporting_invariants: [&rf.supporting_invariants[..], &cells.facts].concat(), ..rf.clone() };
+            let checked = [rf.clone(), with_facts()]
+                .into_iter()
+                .take(if cells.facts.is_empty() { 1 } else { 2 })
+                .find(|rf| validate::ranking_function(&exact, rf, &mut oracle));
+            if let Some(rf) = checked {
                 tracing::debug!("lasso: {t} ranking function {:?} with {:?}", rf.components, rf.supporting_invariants);
                 oracle.stats.found = Some(t.clone());
                 return Ok(Some(rf));

@@ -112,7 +112,7 @@ impl Relation {
         let mut consts: BTreeSet<Term> = free_vars(&looped.formula).into_iter().filter(|v| !lmap.contains_key(v)).collect();
         consts.extend(free_vars(&stem.formula).into_iter().filter(|v| !smap.contains_key(v)));
         let loop_vars = vars.iter().filter(|x| looped.in_vars.contains_key(*x) || looped.out_vars.contains_key(*x)).cloned().collect();
-        Ok(Relation {
+        let mut rel = Relation {
             vars: vars.into_iter().collect(),
             loop_vars,
             stem: substitute(&stem.formula, &smap),
@@ -121,7 +121,38 @@ impl Relation {
             post,
             loop_aux,
             consts,
-        })
+        };
+        rel.keep_copies();
+        Ok(rel)
+    }
+
+    /// A variable the loop sets to its own value (`x := x`, a conjunct `x' = x`) is kept: its
+    /// post value is the pre value (an equivalent formula with one variable less, and a cell
+    /// indexed by it reads the same place before and after an iteration).
+    fn keep_copies(&mut self) {
+        let copies: Vec<(Term, Term)> = smt::subst::conjuncts(&self.looped)
+            .into_iter()
+            .filter_map(|c| match (c.op(), c.args.as_slice()) {
+                (Some(smt::Op::Eq), [a, b]) => Some((a.clone(), b.clone())),
+                _ => None,
+            })
+            .collect();
+        let mut kept = HashMap::new();
+        for (x, q) in &self.post {
+            let p = &self.pre[x];
+            if q != p && copies.iter().any(|(a, b)| (a == p && b == q) || (a == q && b == p)) {
+                kept.insert(q.clone(), p.clone());
+            }
+        }
+        if kept.is_empty() {
+            return;
+        }
+        self.looped = substitute(&self.looped, &kept);
+        for q in self.post.values_mut() {
+            if let Some(p) = kept.get(q) {
+                *q = p.clone();
+            }
+        }
     }
 
     /// `t` over canonical variables, read in the pre-state.

@@ -156,3 +156,45 @@ fn deadline_in_the_past_gives_up_at_once() {
     assert_eq!(stats.queries, 0);
     assert_eq!(stats.note.as_deref(), Some("deadline"));
 }
+
+#[test]
+fn array_cells_are_ranked() {
+    // while (a[i] >= 0) a[i] := a[i] - 1: the cell counts down
+    let i = int_var("i");
+    let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+    let cell = select(&a, &i);
+    let down = smt::build::store(&a, &i, &sub(&cell, &int(1)));
+    let l = lasso(vec![], vec![Stmt::Assume(ge(&cell, &int(0))), assign(&a, down)]);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_eq!(rf.components, vec![cell.clone()]);
+    assert_ranking_valid(&l, &rf);
+    // a pointer walk bounded by its object's length: while (o + 1 <= len[p]) { p := p; o := o + 1 }
+    let (p, o) = (int_var("p"), int_var("o"));
+    let len = Term::var("len", Sort::array(Sort::Int, Sort::Int));
+    let bound = smt::build::le(&add(&[o.clone(), int(1)]), &select(&len, &p));
+    let l = lasso(vec![], vec![Stmt::Assume(bound), Stmt::Assign(vec![(p.clone(), p.clone()), (o.clone(), add(&[o.clone(), int(1)]))])]);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_ranking_valid(&l, &rf);
+}
+
+#[test]
+fn the_stems_facts_about_kept_variables_hold_in_the_loop() {
+    // assume i != j; while (a[i] >= 0) { a[j] := a[j] + 1; a[i] := a[i] - 1 }: the cell a[i]
+    // decreases only because the other write is elsewhere, which no linear invariant says
+    let (i, j) = (int_var("i"), int_var("j"));
+    let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+    let up = smt::build::store(&a, &j, &add(&[select(&a, &j), int(1)]));
+    let down = smt::build::store(&a, &i, &sub(&select(&a, &i), &int(1)));
+    let body = vec![Stmt::Assume(ge(&select(&a, &i), &int(0))), assign(&a, up), assign(&a, down)];
+    let apart = Stmt::Assume(smt::build::not(&smt::build::eq(&i, &j)));
+    let l = lasso(vec![apart], body.clone());
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.components, vec![select(&a, &i)]);
+    assert!(rf.supporting_invariants.contains(&smt::build::not(&smt::build::eq(&i, &j))), "{rf:?}");
+    assert_ranking_valid(&l, &rf);
+    // without the fact, a[i] may grow when i = j
+    let quick = Settings { templates: vec![Template::Affine], timeout_ms: 1000, ..Settings::default() };
+    assert_eq!(ranking_function(&lasso(vec![], body), &quick).unwrap(), None);
+}
