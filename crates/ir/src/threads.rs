@@ -540,14 +540,8 @@ pub struct Place {
 
 /// The place a read term (as [`shared_reads`] returns them) accesses.
 fn read_place(t: &Term) -> Place {
-    let mut indices = vec![];
-    let mut a = t;
-    while let (Some(Op::Select), [arr, i]) = (a.op(), a.args.as_slice()) {
-        indices.push(i.clone());
-        a = arr;
-    }
-    indices.reverse();
-    Place { var: a.clone(), indices }
+    let (var, indices) = t.select_chain();
+    Place { var: var.clone(), indices }
 }
 
 /// The cells an update `store(a, i, store(select(a, i), j, v))` of the array `a` writes (several

@@ -204,7 +204,7 @@ fn opaque_reads(t: &Term, congruence: bool) -> Term {
     let mut congruent = vec![];
     for (k, r) in all.iter().enumerate() {
         for s in &all[k + 1..] {
-            let ((a, i), (b, j)) = (chain(r), chain(s));
+            let ((a, i), (b, j)) = (r.select_chain(), s.select_chain());
             if !congruence || a != b || i.len() != j.len() || congruent.len() == MAX_PAIRS {
                 continue;
             }
@@ -216,18 +216,6 @@ fn opaque_reads(t: &Term, congruence: bool) -> Term {
     // an index may itself read an array: its reads are variables too
     parts.extend(congruent.iter().map(|c| substitute(c, &vars)));
     and(&parts)
-}
-
-/// A read `a[i₁]..[iₙ]` as its array and indices.
-fn chain(t: &Term) -> (Term, Vec<Term>) {
-    let mut indices = vec![];
-    let mut a = t;
-    while let (Some(Op::Select), [arr, i]) = (a.op(), a.args.as_slice()) {
-        indices.push(i.clone());
-        a = arr;
-    }
-    indices.reverse();
-    (a.clone(), indices)
 }
 
 #[cfg(test)]

@@ -184,6 +184,19 @@ impl Term {
         }
     }
 
+    /// A read `a[i₁]..[iₙ]` as its array and indices (the term itself and no index if it
+    /// reads no array).
+    pub fn select_chain(&self) -> (&Term, Vec<Term>) {
+        let mut indices = vec![];
+        let mut a = self;
+        while let (Some(Op::Select), [arr, i]) = (a.op(), a.args.as_slice()) {
+            indices.push(i.clone());
+            a = arr;
+        }
+        indices.reverse();
+        (a, indices)
+    }
+
     /// Whether this is a variable.
     pub fn is_var(&self) -> bool {
         matches!(self.kind, Kind::Var(_))
