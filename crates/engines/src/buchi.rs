@@ -335,7 +335,15 @@ impl Run<'_> {
         learnt: usize,
         stats: &mut Stats,
     ) -> Analysis {
-        let old: Vec<Term> = (0..rf.components.len()).map(|i| Term::var(&format!("#oldrnk{i}"), Sort::Int)).collect();
+        let old: Vec<Term> = rf
+            .components
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match c.sort {
+                Sort::Real => Term::var(&format!("#oldrnk{i}.real"), Sort::Real),
+                _ => Term::var(&format!("#oldrnk{i}"), Sort::Int),
+            })
+            .collect();
         let first_visit = Term::var("#unseeded", Sort::Bool);
         let invariant = and(&rf.supporting_invariants);
         let accepting = and2(&invariant, &or2(&first_visit, &rf.decreases(&old)));

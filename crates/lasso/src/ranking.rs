@@ -50,9 +50,9 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
         return Ok(None);
     };
     let rel = &cells.rel;
-    let tvars: Vec<Term> = rel.loop_vars.iter().filter(|x| x.sort == Sort::Int).cloned().collect();
+    let tvars: Vec<Term> = rel.loop_vars.iter().filter(|x| x.sort.is_arith()).cloned().collect();
     if tvars.is_empty() {
-        stats.note = Some("the loop has no integer variables".into());
+        stats.note = Some("the loop has no arithmetic variables".into());
         return Ok(None);
     }
     // a stem too large to split is read as `true` (supporting invariants must then hold anywhere)
@@ -152,10 +152,14 @@ fn attempt(
     let unknowns: Vec<Term> = comps.iter().chain(&sis).flat_map(|u| u.unknowns()).collect();
     let values: BTreeMap<Term, BigRational> = unknowns.iter().cloned().zip(oracle.rationals(&unknowns)?).collect();
     let comp_values: Vec<(BTreeMap<Term, BigRational>, BigRational)> = comps.iter().map(|u| read(u, &values)).collect();
-    // one factor for all components: the templates' conditions relate them
+    // one factor and one sort for all components: the templates' conditions relate them
     let den = comp_values.iter().flat_map(|(c, k)| c.values().chain([k])).fold(BigInt::one(), |acc, r| acc.lcm(r.denom()));
     let factor = BigRational::from_integer(den);
-    let components = comp_values.iter().map(|(c, k)| affine_term(c, k, &factor)).collect();
+    let sort = match comp_values.iter().any(|(c, _)| c.keys().any(|x| x.sort == Sort::Real)) {
+        true => Sort::Real,
+        false => Sort::Int,
+    };
+    let components = comp_values.iter().map(|(c, k)| affine_term(c, k, &factor, &sort)).collect();
     let supporting_invariants = sis.iter().filter_map(|u| invariant(&read(u, &values))).collect();
     Some(RankingFunction { template: t.clone(), components, supporting_invariants })
 }
@@ -166,15 +170,21 @@ fn read(u: &Unknown, values: &BTreeMap<Term, BigRational>) -> (BTreeMap<Term, Bi
     (u.coeffs.iter().map(|(x, c)| (x.clone(), val(c))).filter(|(_, c)| !c.is_zero()).collect(), val(&u.constant))
 }
 
-/// `factor·(Σ c·x + k)` as an Int term (integral by the choice of `factor`).
-fn affine_term(coeffs: &BTreeMap<Term, BigRational>, constant: &BigRational, factor: &BigRational) -> Term {
+/// `factor·(Σ c·x + k)` as a term of `sort` (integral coefficients by the choice of `factor`).
+fn affine_term(coeffs: &BTreeMap<Term, BigRational>, constant: &BigRational, factor: &BigRational, sort: &Sort) -> Term {
     let e = LinExpr { coeffs: coeffs.iter().map(|(x, c)| (x.clone(), c * factor)).collect(), constant: constant * factor };
-    to_term(&e, &Sort::Int)
+    to_term(&e, sort)
 }
 
-/// `Σ d·x + d₀ ≥ 0` with coprime integer coefficients and the constant rounded down (the same
-/// integer points); `None` if it is trivially true.
+/// `Σ d·x + d₀ ≥ 0` with coprime integer coefficients, over the integers with the constant
+/// rounded down (the same integer points); `None` if it is trivially true.
 fn invariant((coeffs, constant): &(BTreeMap<Term, BigRational>, BigRational)) -> Option<Term> {
+    if coeffs.keys().any(|x| x.sort == Sort::Real) {
+        let den = coeffs.values().chain([constant]).fold(BigInt::one(), |acc, r| acc.lcm(r.denom()));
+        let factor = BigRational::from_integer(den);
+        let e = LinExpr { coeffs: coeffs.iter().map(|(x, c)| (x.clone(), c * &factor)).collect(), constant: constant * &factor };
+        return Some(ge(&to_term(&e, &Sort::Real), &smt::build::num(BigRational::zero(), &Sort::Real)));
+    }
     let den = coeffs.values().fold(BigInt::one(), |acc, r| acc.lcm(r.denom()));
     let scaled: BTreeMap<Term, BigInt> =
         coeffs.iter().map(|(x, c)| (x.clone(), (c * BigRational::from_integer(den.clone())).to_integer())).collect();

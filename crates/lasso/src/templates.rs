@@ -8,7 +8,7 @@
 
 use crate::farkas::Affine;
 use crate::Template;
-use smt::build::{add, and, ge, int, le, or, sub};
+use smt::build::{add, and, ge, le, or, sub};
 use smt::Term;
 use std::collections::BTreeMap;
 
@@ -122,6 +122,8 @@ pub(crate) fn decreases(t: &Template, c: &[Term], o: &[Term]) -> Term {
     if k == 0 || o.len() != k {
         return smt::build::ff();
     }
+    // the components' sort: Int, or Real for a function of a real variable
+    let int = |n: i64| smt::build::num(num_rational::BigRational::from_integer(n.into()), &c[0].sort);
     let below = |x: &Term, y: &Term, n: i64| le(x, &sub(y, &int(n)));
     match t {
         Template::Affine | Template::Nested(_) => {

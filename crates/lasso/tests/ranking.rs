@@ -101,7 +101,7 @@ fn div_and_mod_are_exact() {
 
 #[test]
 fn odd_input_gives_no_answer_and_no_panic() {
-    // only Booleans and reals: no integer template variables
+    // only Booleans: no arithmetic template variables
     let b = Term::var("b", Sort::Bool);
     let l = lasso(vec![], vec![Stmt::Assume(b.clone()), Stmt::Havoc(vec![b])]);
     assert_eq!(ranking_function(&l, &Settings::default()).unwrap(), None);
@@ -197,4 +197,16 @@ fn the_stems_facts_about_kept_variables_hold_in_the_loop() {
     // without the fact, a[i] may grow when i = j
     let quick = Settings { templates: vec![Template::Affine], timeout_ms: 1000, ..Settings::default() };
     assert_eq!(ranking_function(&lasso(vec![], body), &quick).unwrap(), None);
+}
+
+#[test]
+fn real_variables_are_ranked_over_the_reals() {
+    // while (x >= y) x := x - 1.0 over the reals; the function is real-valued
+    let (x, y) = (Term::var("x", Sort::Real), Term::var("y", Sort::Real));
+    let one = smt::build::real(num_rational::BigRational::from_integer(1.into()));
+    let l = lasso(vec![], vec![Stmt::Assume(ge(&x, &y)), assign(&x, sub(&x, &one))]);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_eq!(rf.components[0].sort, Sort::Real);
+    assert_ranking_valid(&l, &rf);
 }
