@@ -263,7 +263,7 @@ pub fn translate_file(path: &Path, opts: &COptions) -> Result<Translation, CErro
 }
 
 fn translate_on_this_thread(path: &Path, opts: &COptions) -> Result<Translation, CError> {
-    let source = preprocess::load(path)?;
+    let source = preprocess::load(path, opts.data_model)?;
     if let Some(offset) = preprocess::too_deep(&source.text) {
         let what = format!("parentheses nested more than {} deep", preprocess::MAX_NESTING);
         return Err(CError { pos: source.map.pos(offset), kind: ErrorKind::Unsupported, message: what });

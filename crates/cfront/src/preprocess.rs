@@ -8,11 +8,12 @@
 
 use crate::acsl;
 use crate::error::{CError, ErrorKind, Result};
+use crate::types::DataModel;
 use ir::SourcePos;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Typedef names that stand for GCC's 128-bit integer types in the normalized text.
 pub const INT128: &str = "__tracery_int128";
@@ -161,8 +162,8 @@ pub(crate) fn blank_comments(text: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-/// Reads, preprocesses (unless `.i`) and normalizes a C file.
-pub fn load(path: &Path) -> Result<Source> {
+/// Reads, preprocesses (unless `.i`) for the data model and normalizes a C file.
+pub fn load(path: &Path, model: DataModel) -> Result<Source> {
     let name: Arc<str> = Arc::from(path.display().to_string().as_str());
     let at = |line: u32, col: u32| SourcePos { file: name.clone(), line, col };
     let bytes =
@@ -176,7 +177,7 @@ pub fn load(path: &Path) -> Result<Source> {
             acsl::rewrite(&text).map_err(|e| CError { pos: at(e.line, e.col), kind: ErrorKind::Unsupported, message: e.message })?;
         let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
         let cpp_error = |(line, col, m)| CError { pos: at(line, col), kind: ErrorKind::Syntax, message: m };
-        (run_cpp(&rewritten, dir).map_err(cpp_error)?, true)
+        (run_cpp(&rewritten, dir, model).map_err(cpp_error)?, true)
     };
     let text = normalize(&text);
     let prelude = format!("typedef long long {INT128}; typedef unsigned long long {UINT128};\n");
@@ -190,14 +191,72 @@ pub fn load(path: &Path) -> Result<Source> {
     Ok(Source { text: full, map })
 }
 
-/// Runs `gcc -E` on `text` (read from stdin; quoted includes are searched in `dir`). An error
-/// comes with the line and column the preprocessor names (0 if it names none).
-fn run_cpp(text: &str, dir: Option<&Path>) -> std::result::Result<String, (u32, u32, String)> {
+/// The predefined macros of the 32-bit data model, replacing the 64-bit host's: the sizes and
+/// limits of `long`, pointers and `size_t` (`LONG_MAX`, `SIZE_MAX`, `__WORDSIZE` of glibc's
+/// headers follow from them). glibc reads `__ILP32__` on x86-64 as its x32 ABI, whose
+/// `<gnu/stubs-x32.h>` [`ilp32_headers`] supplies (it lists no function).
+const ILP32_MACROS: &[&str] = &[
+    "-U__LP64__",
+    "-U_LP64",
+    "-D__ILP32__=1",
+    "-D_ILP32=1",
+    "-U__SIZEOF_LONG__",
+    "-D__SIZEOF_LONG__=4",
+    "-U__SIZEOF_POINTER__",
+    "-D__SIZEOF_POINTER__=4",
+    "-U__SIZEOF_SIZE_T__",
+    "-D__SIZEOF_SIZE_T__=4",
+    "-U__SIZEOF_PTRDIFF_T__",
+    "-D__SIZEOF_PTRDIFF_T__=4",
+    "-U__LONG_MAX__",
+    "-D__LONG_MAX__=0x7fffffffL",
+    "-U__LONG_WIDTH__",
+    "-D__LONG_WIDTH__=32",
+    "-U__SIZE_MAX__",
+    "-D__SIZE_MAX__=0xffffffffUL",
+    "-U__SIZE_WIDTH__",
+    "-D__SIZE_WIDTH__=32",
+    "-U__PTRDIFF_MAX__",
+    "-D__PTRDIFF_MAX__=0x7fffffffL",
+    "-U__PTRDIFF_WIDTH__",
+    "-D__PTRDIFF_WIDTH__=32",
+    "-U__INTPTR_MAX__",
+    "-D__INTPTR_MAX__=0x7fffffffL",
+    "-U__INTPTR_WIDTH__",
+    "-D__INTPTR_WIDTH__=32",
+    "-U__UINTPTR_MAX__",
+    "-D__UINTPTR_MAX__=0xffffffffUL",
+];
+
+/// A directory with the headers the 32-bit data model needs beyond the host's, written once.
+fn ilp32_headers() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("tracery-{}-ilp32-include", env!("CARGO_PKG_VERSION")));
+        let stubs = dir.join("gnu").join("stubs-x32.h");
+        std::fs::create_dir_all(stubs.parent()?).ok()?;
+        if !stubs.is_file() {
+            std::fs::write(&stubs, "/* no stub functions */\n").ok()?;
+        }
+        Some(dir)
+    })
+    .as_deref()
+}
+
+/// Runs `gcc -E` on `text` (read from stdin; quoted includes are searched in `dir`) with the
+/// predefined macros of the data model. An error comes with the line and column the
+/// preprocessor names (0 if it names none).
+fn run_cpp(text: &str, dir: Option<&Path>, model: DataModel) -> std::result::Result<String, (u32, u32, String)> {
     let failed = |m: String| (0, 0, m);
     let mut cmd = Command::new("gcc");
     // `__NO_CTYPE`: glibc's <ctype.h> then declares isdigit & co. as functions (the models of
     // `library`) instead of macros over its locale tables
     cmd.args(["-E", "-x", "c", "-std=gnu11", "-D__NO_CTYPE"]);
+    if model == DataModel::ILP32 {
+        cmd.args(ILP32_MACROS);
+        let headers = ilp32_headers().ok_or_else(|| failed("cannot write the 32-bit data model's headers".into()))?;
+        cmd.arg("-idirafter").arg(headers);
+    }
     if let Some(d) = dir {
         cmd.arg("-iquote").arg(d);
         cmd.arg("-I").arg(d);
