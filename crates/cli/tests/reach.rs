@@ -73,3 +73,13 @@ fn slicing_leaves_the_loop_a_closed_form() {
     let out = output(&own("sliced-junk-bug.c"), &["--timeout", "3", "--no-slicing"]);
     assert!(out.starts_with("UNKNOWN\n"), "{out}");
 }
+
+#[test]
+fn symbolic_execution_runs_the_library_models_of_conversions() {
+    for model in ["ilp32", "lp64"] {
+        let args = ["--engine", "exec", "--timeout", "120", "--data-model", model];
+        let out = output(&own("library-conversions.c"), &args);
+        assert!(out.starts_with("TRUE\n") && out.contains("every path explored"), "{model}: {out}");
+        assert_false_at("library-conversions-bug.c", &args, "unreach-call", "library-conversions-bug.c:13:5");
+    }
+}

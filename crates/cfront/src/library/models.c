@@ -149,3 +149,62 @@ int isprint(int c) { return c >= ' ' && c <= '~'; }
 int ispunct(int c) { return isprint(c) && c != ' ' && !isalnum(c); }
 int toupper(int c) { return islower(c) ? c - 'a' + 'A' : c; }
 int tolower(int c) { return isupper(c) ? c - 'A' + 'a' : c; }
+
+/* stdlib.h: conversions. The value accumulates as unsigned long (no signed overflow in the
+   model); out of range, strtol gives LONG_MAX or LONG_MIN (errno is not modelled) and atoi
+   the conversion of that value (the standard leaves it undefined). */
+
+long strtol(const char *s, char **end, int base) {
+  const long max = sizeof(long) == 4 ? 2147483647L : 9223372036854775807L;
+  const char *p = s;
+  while (isspace(*p))
+    p++;
+  int negative = *p == '-';
+  if (*p == '-' || *p == '+')
+    p++;
+  if ((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit(p[2])) {
+    p += 2;
+    base = 16;
+  } else if (base == 0) {
+    base = p[0] == '0' ? 8 : 10;
+  }
+  unsigned long limit = negative ? (unsigned long)max + 1 : (unsigned long)max;
+  unsigned long v = 0;
+  int digits = 0, over = 0;
+  for (;; p++) {
+    int d = isdigit(*p) ? *p - '0' : islower(*p) ? *p - 'a' + 10 : isupper(*p) ? *p - 'A' + 10 : 36;
+    if (d >= base)
+      break;
+    digits = 1;
+    if (v > (limit - d) / base)
+      over = 1;
+    else
+      v = v * base + d;
+  }
+  if (end != 0)
+    *end = (char *)(digits ? p : s);
+  if (over)
+    return negative ? -max - 1 : max;
+  return negative ? (long)(0 - v) : (long)v;
+}
+
+int atoi(const char *s) { return (int)strtol(s, 0, 10); }
+
+long atol(const char *s) { return strtol(s, 0, 10); }
+
+/* stdio.h: a line of input, each character arbitrary; the input may end (or fail) before
+   any character is read (NULL, the buffer untouched) or after any of them. */
+
+char *fgets(char *s, int n, void *stream) {
+  if (n <= 0 || __VERIFIER_nondet_int())
+    return 0;
+  int k = 0;
+  while (k < n - 1) {
+    char c = __VERIFIER_nondet_char();
+    s[k++] = c;
+    if (c == '\n' || __VERIFIER_nondet_int())
+      break;
+  }
+  s[k] = 0;
+  return s;
+}
