@@ -397,11 +397,6 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfron
             return Ok(());
         }
     }
-    if matches!(&outcome.verdict, Verdict::Unsafe(c) if c.loop_start.is_some()) {
-        // A lasso needs a cycle in the witness and a harness that detects the repetition.
-        eprintln!("tracery: no harness or witness written: they are not implemented for nontermination yet");
-        return Ok(());
-    }
     let task = witness::Task { file: file.to_path_buf(), specification, data_model: data_model.into() };
     match &outcome.verdict {
         Verdict::Unsafe(c) => {
@@ -412,7 +407,13 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfron
                 let text = witness::harness::harness(c, back, &file.display().to_string());
                 std::fs::write(h, text).with_context(|| format!("cannot write {}", h.display()))?;
             }
-            if let Some(w) = &cli.witness {
+            if let (Some(w), true, false) = (&cli.witness, c.loop_start.is_some(), graphml) {
+                // a lasso is a cycle in the witness automaton, which format 2.0 cannot state
+                eprintln!(
+                    "tracery: no witness written to {}: nontermination witnesses are GraphML (--witness-format graphml)",
+                    w.display()
+                );
+            } else if let Some(w) = &cli.witness {
                 let text = if graphml {
                     witness::graphml::violation_witness(&task, c, back)
                 } else {

@@ -255,3 +255,34 @@ fn graphml_violation_witness_names_each_steps_thread() {
     let out = Command::new(env!("CARGO_BIN_EXE_tracery")).arg("--witness").arg(&y).arg(own("conc-increment-bug.c")).output().expect("runs");
     assert!(!y.exists() && String::from_utf8_lossy(&out.stderr).contains("--witness-format graphml"));
 }
+
+#[test]
+fn a_lasso_is_a_cycle_in_the_witness_and_its_harness_runs_past_the_bound() {
+    let args = ["--property", "termination", "--timeout", "30"];
+    let w = scratch("lasso.graphml");
+    tracery(&[&args[..], &["--witness", w.to_str().unwrap(), "--witness-format", "graphml"]].concat(), &own("nonterm-stuck.c"));
+    let text = std::fs::read_to_string(&w).expect("witness written");
+    assert!(text.contains("LTL(F end)") && !text.contains("\"violation\">true"), "{text}");
+    // the node marked as the cycle's head is where the loop's last edge returns
+    let head =
+        text.split("<node id=\"").find(|n| n.contains("\"cyclehead\">true")).and_then(|n| n.split('"').next()).expect("a cycle head");
+    assert!(text.contains(&format!("target=\"{head}\"")) && text.contains(&format!("source=\"{head}\"")), "{text}");
+    // the harness feeds the stem's input, and the loop never ends
+    if Command::new("gcc").arg("--version").output().is_err() {
+        skipped("the replay of a lasso's harness: gcc is not installed");
+        return;
+    }
+    let harness = scratch("harness-lasso.c");
+    tracery(&[&args[..], &["--harness", harness.to_str().unwrap()]].concat(), &own("nonterm-stuck.c"));
+    let exe = scratch("replay-lasso");
+    let built = Command::new("gcc").arg(&harness).arg(own("nonterm-stuck.c")).arg("-o").arg(&exe).output().expect("gcc runs");
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let run = Command::new(&exe).output().expect("the replay runs");
+    assert_eq!(run.status.code(), Some(1), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("the loop does not end"));
+    // witness format 2.0 has no cycles: no witness, and the reason
+    let y = scratch("lasso.yml");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_tracery")).args(args).arg("--witness").arg(&y).arg(own("nonterm-stuck.c")).output().expect("runs");
+    assert!(!y.exists() && String::from_utf8_lossy(&out.stderr).contains("--witness-format graphml"));
+}

@@ -1,8 +1,9 @@
 //! SV-COMP witnesses in GraphML, format 1.0: a violation witness is a path automaton whose
 //! edges carry the source lines, the sides of branches and the values of input functions (in
 //! a program that starts threads: every step, with the thread that takes it, `threadId`, and
-//! on a `pthread_create` the thread it starts, `createThread`); a correctness witness attaches
-//! each loop invariant to a node reached at the loop's line.
+//! on a `pthread_create` the thread it starts, `createThread`); for nontermination the path
+//! is a lasso, its loop a cycle back to the node marked `cyclehead`; a correctness witness
+//! attaches each loop invariant to a node reached at the loop's line.
 
 use crate::task::{now_iso8601, Task};
 use cfront::BackTranslation;
@@ -24,6 +25,7 @@ const KEYS: &[(&str, &str)] = &[
     ("creationtime", "graph"),
     ("entry", "node"),
     ("violation", "node"),
+    ("cyclehead", "node"),
     ("invariant", "node"),
     ("invariant.scope", "node"),
     ("startline", "edge"),
@@ -76,14 +78,21 @@ fn edge(out: &mut String, from: usize, to: usize, data: &[(&str, String)]) {
 
 const FOOTER: &str = " </graph>\n</graphml>\n";
 
+type Data = Vec<(&'static str, String)>;
+
 /// The violation witness of a counterexample (`back`: the program's map back to C).
 pub fn violation_witness(task: &Task, c: &Counterexample, back: &BackTranslation) -> String {
     let mut out = header(task, "violation_witness");
-    node(&mut out, 0, &[("entry", "true".into())]);
-    let mut n = 0;
+    // each node's data, each edge's ends and data
+    let mut nodes: Vec<Data> = vec![vec![("entry", "true".into())]];
+    let mut edges: Vec<(usize, usize, Data)> = vec![];
+    let mut head = None;
     // with threads, every step tells the interleaving
     let threads = c.steps.iter().any(|s| s.thread.is_some());
-    for step in &c.steps {
+    for (i, step) in c.steps.iter().enumerate() {
+        if c.loop_start == Some(i) {
+            head = Some(nodes.len() - 1);
+        }
         let Some(pos) = step.pos.as_ref().filter(|p| task.in_program(p)) else { continue };
         let mut data = vec![("startline", pos.line.to_string())];
         if let Some(t) = step.thread {
@@ -95,24 +104,46 @@ pub fn violation_witness(task: &Task, c: &Counterexample, back: &BackTranslation
         if let Some(b) = step.branch {
             data.push(("control", if b { "condition-true" } else { "condition-false" }.into()));
         }
-        if let Some((v, c)) = step.nondet.as_ref().and_then(|v| Some((v, back.input_type(v.ty)?.acsl_constant(&v.value)?))) {
+        // (an input in the loop may return other values in later rounds)
+        let input = step.nondet.as_ref().filter(|_| head.is_none());
+        if let Some((v, c)) = input.and_then(|v| Some((v, back.input_type(v.ty)?.acsl_constant(&v.value)?))) {
             data.push(("assumption", format!("\\result == {c};")));
             data.push(("assumption.resultfunction", v.function.clone()));
         }
-        if data.len() == 1 && !threads {
+        if data.len() == 1 && !threads && head.is_none() {
             continue;
         }
-        node(&mut out, n + 1, &[]);
-        edge(&mut out, n, n + 1, &data);
-        n += 1;
+        nodes.push(vec![]);
+        edges.push((nodes.len() - 2, nodes.len() - 1, data));
     }
-    node(&mut out, n + 1, &[("violation", "true".into())]);
     let line = c.violation.pos.as_ref().map_or(0, |p| p.line);
-    let mut data = vec![("startline", line.to_string())];
-    if let Some(t) = c.steps.last().and_then(|s| s.thread) {
-        data.push(("threadId", t.to_string()));
+    match head {
+        // a lasso: its loop's last edge returns to the head, and the run goes around forever
+        Some(h) => {
+            nodes[h].push(("cyclehead", "true".into()));
+            match edges.last_mut() {
+                Some(last) if last.1 > h => {
+                    last.1 = h;
+                    nodes.pop();
+                }
+                _ => edges.push((h, h, vec![("startline", line.to_string())])),
+            }
+        }
+        None => {
+            nodes.push(vec![("violation", "true".into())]);
+            let mut data = vec![("startline", line.to_string())];
+            if let Some(t) = c.steps.last().and_then(|s| s.thread) {
+                data.push(("threadId", t.to_string()));
+            }
+            edges.push((nodes.len() - 2, nodes.len() - 1, data));
+        }
     }
-    edge(&mut out, n, n + 1, &data);
+    for (id, data) in nodes.iter().enumerate() {
+        node(&mut out, id, data);
+    }
+    for (from, to, data) in &edges {
+        edge(&mut out, *from, *to, data);
+    }
     out.push_str(FOOTER);
     out
 }

@@ -19,6 +19,7 @@ pub fn ltl(property: &str) -> String {
     match property {
         "unreach-call" => "G ! call(reach_error())".into(),
         "no-overflow" => "G ! overflow".into(),
+        "termination" => "F end".into(),
         "valid-deref" | "valid-free" | "valid-memtrack" | "valid-memcleanup" => format!("G {property}"),
         other => format!("G ! {other}"),
     }
