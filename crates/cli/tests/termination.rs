@@ -123,3 +123,23 @@ fn ranking_template_families_can_be_switched_off() {
     let multiphase = [&TERMINATION[..], &["--ranking-templates", "affine,multiphase"]].concat();
     assert!(output(&f, &multiphase).contains(": multiphase-2 ("));
 }
+
+#[test]
+fn ranking_functions_range_over_array_cells_and_reals() {
+    // a pointer walk, bounded by the length of the object it walks
+    if let Some(f) = svcomp15("termination-memory-alloca", "cstrlen-alloca_true-termination.c") {
+        let out = output(&f, &TERMINATION);
+        assert!(out.starts_with("TRUE\n") && out.contains("#length["), "{out}");
+    }
+    // a cell that counts down while the loop writes two others, at indices the stem keeps apart
+    if let Some(f) = shared("ultimate/lassos/arrays", "SyntaxSupportArrays15-DisjointIndices.bpl") {
+        let out = output(&f, &TERMINATION);
+        assert!(out.starts_with("TRUE\n") && out.contains(": affine (a[i])"), "{out}");
+        assert!(out.contains("supporting invariants: !(i == j) && !(i == k)"), "{out}");
+    }
+    if let Some(f) = shared("ultimate/lassos/website", "ATVA2013-bound-real.bpl") {
+        let out = output(&f, &TERMINATION);
+        // a real-valued function of the real variables
+        assert!(out.starts_with("TRUE\n") && out.contains(": affine (") && out.contains(".0 * "), "{out}");
+    }
+}

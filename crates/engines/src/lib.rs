@@ -171,10 +171,10 @@ fn prepare(program: &ir::Program, entry: &str, config: &Config, stats: &mut Stat
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let mut outcome = verify_entries(program, config);
     let (mut config, most) = (config.clone(), config.thread_instances * 2);
-    let mut retried: Option<Retry> = None;
-    while let Verdict::Unknown(first) = &outcome.verdict {
+    let (mut retried, mut first_reason): (Option<Retry>, Option<String>) = (None, None);
+    while let Verdict::Unknown(u) = &outcome.verdict {
         let n = config.thread_instances;
-        let next = match first.retry {
+        let next = match u.retry {
             Some(r @ Retry::MoreThreadInstances) if retried != Some(Retry::FewerThreadInstances) && n < most => (r, most),
             Some(r @ Retry::FewerThreadInstances) if retried != Some(Retry::MoreThreadInstances) && n > 1 => (r, n / 2),
             _ => break,
@@ -182,21 +182,22 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         if config.cancel.is_cancelled() || config.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        tracing::info!("{}; verifying again with {} thread instances", first.reason, next.1);
+        tracing::info!("{}; verifying again with {} thread instances", u.reason, next.1);
+        let first = first_reason.get_or_insert_with(|| u.reason.clone()).clone();
         (retried, config.thread_instances) = (Some(next.0), next.1);
         let mut again = verify_entries(program, &config);
         again.stats.absorb(&outcome.stats);
         again.stats.time_total_ms += outcome.stats.time_total_ms;
         if let Verdict::Unknown(u) = &mut again.verdict {
             // the first reason, and what the last run with other instances says
-            let reason = first.reason.split("; with ").next().unwrap_or_default();
-            u.reason = format!("{reason}; with {} thread instances: {}", next.1, u.reason);
+            u.reason = format!("{first}; with {} thread instances: {}", next.1, u.reason);
         }
         outcome = again;
     }
     outcome
 }
 
+/// One run of [`verify`] with the configured thread instances.
 fn verify_entries(program: &ir::Program, config: &Config) -> Outcome {
     let start = Instant::now();
     let mut stats = Stats { solver: config.solver.to_string(), strategy: config.strategy.to_string(), ..Stats::default() };

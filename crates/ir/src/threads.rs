@@ -575,7 +575,8 @@ fn written_places(a: &Term, rhs: &Term) -> Option<Vec<Place>> {
 pub fn accesses(s: &Stmt, data: &BTreeSet<Term>) -> Result<Vec<(Place, bool)>, String> {
     let whole = |a: &Term| Place { var: a.clone(), indices: vec![] };
     let mut writes: Vec<Place> = vec![];
-    for (x, rhs) in assignments(s) {
+    let assigned = assignments(s);
+    for (x, rhs) in assigned.iter().cloned() {
         if !data.contains(&x) {
             continue;
         }
@@ -587,9 +588,9 @@ pub fn accesses(s: &Stmt, data: &BTreeSet<Term>) -> Result<Vec<(Place, bool)>, S
             _ => writes.push(whole(&x)),
         }
     }
-    // a havoc writes every cell of an array
+    // a havoc writes every cell of an array (an assignment writes what it stores)
     for v in s.trans_formula().assigned_vars().into_iter().filter(|v| data.contains(v)) {
-        if !writes.iter().any(|p| p.var == v) {
+        if !assigned.iter().any(|(x, _)| *x == v) {
             writes.push(whole(&v));
         }
     }

@@ -104,17 +104,19 @@ fn stem_facts(rel: &Relation) -> Vec<Term> {
 
 /// The arithmetic reads of arrays in `t` (outermost selects), in order of appearance.
 fn reads(t: &Term) -> Vec<Term> {
-    fn go(t: &Term, out: &mut Vec<Term>) {
-        if t.op() == Some(&Op::Select) && t.sort.is_arith() {
-            if !out.contains(t) {
-                out.push(t.clone());
-            }
+    // (a term is a DAG: each shared subterm is visited once)
+    fn go(t: &Term, seen: &mut std::collections::HashSet<u64>, out: &mut Vec<Term>) {
+        if !seen.insert(t.id()) {
             return;
         }
-        t.args.iter().for_each(|a| go(a, out));
+        if t.op() == Some(&Op::Select) && t.sort.is_arith() {
+            out.push(t.clone());
+            return;
+        }
+        t.args.iter().for_each(|a| go(a, seen, out));
     }
     let mut out = vec![];
-    go(t, &mut out);
+    go(t, &mut Default::default(), &mut out);
     out
 }
 
@@ -151,26 +153,34 @@ fn resolve(t: &Term, defined: &HashMap<Term, Term>) -> Term {
 
 /// `select(store(a, k, v), j)` as `ite(j = k, v, select(a, j))`, throughout `t`.
 fn read_over_write(t: &Term) -> Term {
-    if t.args.is_empty() {
-        return t.clone();
-    }
-    let args: Vec<Term> = t.args.iter().map(read_over_write).collect();
-    if t.op() == Some(&Op::Select) {
-        let (a, j) = (&args[0], &args[1]);
-        if let (Some(Op::Store), [inner, k, v]) = (a.op(), a.args.as_slice()) {
-            return match select(a, j) {
-                s if s.op() != Some(&Op::Select) || s.args[0] != *a => read_over_write(&s),
-                _ => {
+    // (each shared subterm rewritten once)
+    fn go(t: &Term, memo: &mut HashMap<u64, Term>) -> Term {
+        if t.args.is_empty() {
+            return t.clone();
+        }
+        if let Some(r) = memo.get(&t.id()) {
+            return r.clone();
+        }
+        let args: Vec<Term> = t.args.iter().map(|a| go(a, memo)).collect();
+        let r = match (t.op(), &args[..]) {
+            (Some(Op::Select), [a, j]) => match (a.op(), a.args.as_slice(), select(a, j)) {
+                // decided by the builder: the same index, or two literals
+                (Some(Op::Store), _, s) if s.op() != Some(&Op::Select) || s.args[0] != *a => go(&s, memo),
+                (Some(Op::Store), [inner, k, v], _) => {
                     // each case knows its condition
                     let same = eq(j, k);
                     let assuming = |t: &Term, b: bool| smt::subst::substitute1(t, &same, &smt::build::bool_lit(b));
-                    ite(&same, &assuming(v, true), &assuming(&read_over_write(&select(inner, j)), false))
+                    let other = go(&select(inner, j), memo);
+                    ite(&same, &assuming(v, true), &assuming(&other, false))
                 }
-            };
-        }
-        return select(a, j);
+                (_, _, s) => s,
+            },
+            _ => smt::build::rebuild(t, args),
+        };
+        memo.insert(t.id(), r.clone());
+        r
     }
-    smt::build::rebuild(t, args)
+    go(t, &mut HashMap::new())
 }
 
 /// `t` with the equalities that its conjuncts state or deny replaced by their truth value (the

@@ -27,37 +27,50 @@ use std::collections::BTreeMap;
 
 pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> Result<Option<RankingFunction>, LassoError> {
     let exact = Relation::new(&lasso.stem, &lasso.looped)?;
-    // the templates range over the cells the loop reads, too, with the reads' congruence and
-    // the stem's facts as far as the loop's cases stay few enough to split
-    let abstractions = [(true, true), (true, false), (false, false)].into_iter().map(|(f, c)| Cells::of(&exact, f, c));
-    let (cells, loop_dnf) = abstractions
-        .chain([Cells::none(&exact)])
-        .map(|cells| {
-            let d = dnf(&cells.rel.looped, settings.max_disjuncts);
-            (cells, d)
+    // The templates range over the cells the loop reads too, with the reads' congruence as far
+    // as the loop's cases stay few enough to split. The stem's facts come second: a function
+    // found with them may hold only where they do, and its certificate then covers less.
+    let fitting = |variants: &[(bool, bool)]| {
+        variants.iter().map(|&(facts, congruence)| Cells::of(&exact, facts, congruence)).chain([Cells::none(&exact)]).find_map(|cells| {
+            let d = dnf(&cells.rel.looped, settings.max_disjuncts)?;
+            Some((cells, d))
         })
-        .find(|(_, d)| d.is_some())
-        .unwrap_or_else(|| (Cells::none(&exact), None));
-    tracing::debug!(
-        cells = cells.terms.len(),
-        facts = cells.facts.len(),
-        disjuncts = loop_dnf.as_ref().map(|d| d.disjuncts.len()),
-        "lasso: loop {}",
-        cells.rel.looped
-    );
-    let Some(loop_dnf) = loop_dnf else {
+    };
+    let Some(plain) = fitting(&[(false, true), (false, false)]) else {
         stats.note = Some(format!("the loop has more than {} disjuncts", settings.max_disjuncts));
         return Ok(None);
     };
+    let with_facts = fitting(&[(true, true), (true, false)]).filter(|(cells, _)| !cells.facts.is_empty());
+    let mut oracle = Oracle::new(settings.timeout_ms, settings.deadline, stats);
+    for (cells, loop_dnf) in [Some(plain), with_facts].into_iter().flatten() {
+        tracing::debug!(
+            cells = cells.terms.len(),
+            facts = cells.facts.len(),
+            disjuncts = loop_dnf.disjuncts.len(),
+            "lasso: loop {}",
+            cells.rel.looped
+        );
+        if let Some(rf) = templates(&exact, &cells, &loop_dnf, settings, &mut oracle) {
+            return Ok(Some(rf));
+        }
+    }
+    if oracle.expired() && oracle.stats.note.is_none() {
+        oracle.stats.note = Some("deadline".into());
+    }
+    Ok(None)
+}
+
+/// The templates in order on the abstraction `cells` of the lasso `exact` (whose loop's DNF is
+/// `loop_dnf`): the first candidate that the exact formulas confirm.
+fn templates(exact: &Relation, cells: &Cells, loop_dnf: &Dnf, settings: &Settings, oracle: &mut Oracle) -> Option<RankingFunction> {
     let rel = &cells.rel;
     let tvars: Vec<Term> = rel.loop_vars.iter().filter(|x| x.sort.is_arith()).cloned().collect();
     if tvars.is_empty() {
-        stats.note = Some("the loop has no arithmetic variables".into());
-        return Ok(None);
+        oracle.stats.note = Some("the loop has no arithmetic variables".into());
+        return None;
     }
     // a stem too large to split is read as `true` (supporting invariants must then hold anywhere)
     let stem_dnf = dnf(&rel.stem, settings.max_disjuncts).unwrap_or(Dnf { disjuncts: vec![vec![]], exact: false });
-    let mut oracle = Oracle::new(settings.timeout_ms, settings.deadline, stats);
     let si = settings.supporting_invariants;
     for t in &settings.templates {
         if size(t) == 0 || oracle.expired() {
@@ -83,7 +96,7 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
             if oracle.expired() {
                 break;
             }
-            let Some(rf) = attempt(rel, &tvars, &loop_dnf, &stem_dnf, t, m, mode, &mut oracle) else {
+            let Some(rf) = attempt(rel, &tvars, loop_dnf, &stem_dnf, t, m, mode, oracle) else {
                 continue;
             };
             // the stem's facts join the supporting invariants only if they are needed
@@ -93,19 +106,16 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
             let checked = [rf.clone(), with_facts()]
                 .into_iter()
                 .take(if cells.facts.is_empty() { 1 } else { 2 })
-                .find(|rf| validate::ranking_function(&exact, rf, &mut oracle));
+                .find(|rf| validate::ranking_function(exact, rf, oracle));
             if let Some(rf) = checked {
                 tracing::debug!("lasso: {t} ranking function {:?} with {:?}", rf.components, rf.supporting_invariants);
                 oracle.stats.found = Some(t.clone());
-                return Ok(Some(rf));
+                return Some(rf);
             }
             oracle.stats.rejected += 1;
         }
     }
-    if oracle.expired() && oracle.stats.note.is_none() {
-        oracle.stats.note = Some("deadline".into());
-    }
-    Ok(None)
+    None
 }
 
 /// One constraint problem: the template with `m` supporting invariants; a candidate (not yet
