@@ -70,32 +70,53 @@ pub fn simplify_all(inv: &[Term], deadline: Option<Instant>) -> Vec<Term> {
 }
 
 /// Checks an annotation with a fresh solver of `spec`: `true` at the entry, `false` at error
-/// locations, a valid Hoare triple along every edge. `false` also when the solver cannot start.
-pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64, spec: &SolverSpec) -> bool {
-    let Ok(mut solver) = spec.create() else { return false };
+/// locations, a valid Hoare triple along every edge. `Some(false)` when a query fails, `None`
+/// when one is undecided (the solver's time ran out, or it cannot start): a busy machine leaves
+/// a proof unchecked, never refuted.
+pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64, spec: &SolverSpec) -> Option<bool> {
+    let Ok(mut solver) = spec.create() else { return None };
     let solver = solver.as_mut();
     solver.set_timeout_ms(timeout_ms);
-    let unsat = |t: &Term, solver: &mut dyn Solver| {
+    let valid = |t: &Term, solver: &mut dyn Solver| {
         solver.push();
-        solver.assert(t);
+        solver.assert(&not(t));
         let r = solver.check();
         solver.pop();
-        matches!(r, SatResult::Unsat)
+        match r {
+            SatResult::Unsat => Validity::Valid,
+            SatResult::Sat => Validity::Invalid,
+            SatResult::Unknown(_) => Validity::Unknown,
+        }
     };
-    if !unsat(&not(&inv[cfg.entry]), solver) {
-        return false;
+    // a failed obligation refutes the annotation; an undecided one leaves it unchecked
+    let mut undecided = false;
+    let mut refuted = |v: Validity| match v {
+        Validity::Valid => false,
+        Validity::Invalid => true,
+        Validity::Unknown => {
+            undecided = true;
+            false
+        }
+    };
+    let formulas = std::iter::once(inv[cfg.entry].clone()).chain(cfg.error_locs().into_iter().map(|l| not(&inv[l])));
+    for f in formulas {
+        if refuted(valid(&f, solver)) {
+            return Some(false);
+        }
     }
-    if cfg.error_locs().iter().any(|&l| !unsat(&inv[l], solver)) {
-        return false;
+    for e in &cfg.edges {
+        if refuted(check_triple(&inv[e.src], e.trans_formula(), &inv[e.dst], solver)) {
+            return Some(false);
+        }
     }
-    cfg.edges.iter().all(|e| matches!(check_triple(&inv[e.src], e.trans_formula(), &inv[e.dst], solver), Validity::Valid))
+    (!undecided).then_some(true)
 }
 
 /// The proof of a TRUE answer for one entry procedure, checked with a solver of `spec`.
 pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>, spec: &SolverSpec) -> Proof {
     let inv = simplify_all(inv, deadline);
     let left = millis_left(deadline, 10_000);
-    let checked = (left > 0).then(|| check(cfg, &inv, left, spec));
+    let checked = if left > 0 { check(cfg, &inv, left, spec) } else { None };
     let invariants = marks_of(None, cfg, 0).into_iter().map(|m| m.invariant(entry, inv[m.loc].clone())).collect();
     Proof { invariants, checked, ..Proof::default() }
 }

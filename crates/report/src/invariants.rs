@@ -38,7 +38,7 @@ fn check_word(p: &Proof) -> &'static str {
     match p.checked {
         Some(true) => "passed",
         Some(false) => "failed",
-        None => "not run (time was up)",
+        None => "not decided (time was up)",
     }
 }
 

@@ -335,7 +335,8 @@ pub struct Proof {
     /// The invariants reported.
     pub invariants: Vec<Invariant>,
     /// `Some(true)`: every location's invariant is inductive and error locations get `false`;
-    /// `Some(false)`: a query failed; `None`: the check did not run (time was up).
+    /// `Some(false)`: a query failed; `None`: the check did not run or a query was undecided
+    /// (time was up).
     pub checked: Option<bool>,
     /// Termination: the ranking function of each lasso loop the proof needed.
     pub rankings: Vec<Ranking>,
