@@ -407,19 +407,21 @@ fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfron
                 let text = witness::harness::harness(c, back, &file.display().to_string());
                 std::fs::write(h, text).with_context(|| format!("cannot write {}", h.display()))?;
             }
-            if let (Some(w), true, false) = (&cli.witness, c.loop_start.is_some(), graphml) {
+            match &cli.witness {
                 // a lasso is a cycle in the witness automaton, which format 2.0 cannot state
-                eprintln!(
+                Some(w) if c.loop_start.is_some() && !graphml => eprintln!(
                     "tracery: no witness written to {}: nontermination witnesses are GraphML (--witness-format graphml)",
                     w.display()
-                );
-            } else if let Some(w) = &cli.witness {
-                let text = if graphml {
-                    witness::graphml::violation_witness(&task, c, back)
-                } else {
-                    witness::yaml::violation_witness(&task, c, back)
-                };
-                std::fs::write(w, text).with_context(|| format!("cannot write {}", w.display()))?;
+                ),
+                Some(w) => {
+                    let text = if graphml {
+                        witness::graphml::violation_witness(&task, c, back)
+                    } else {
+                        witness::yaml::violation_witness(&task, c, back)
+                    };
+                    std::fs::write(w, text).with_context(|| format!("cannot write {}", w.display()))?;
+                }
+                None => {}
             }
         }
         Verdict::Safe => {

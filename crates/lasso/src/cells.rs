@@ -12,7 +12,7 @@
 //! supporting invariants of a ranking function that needs them (the stem states them, the loop
 //! keeps them), where a linear template could not express them.
 
-use crate::relation::Relation;
+use crate::relation::{equations, Relation};
 use crate::RankingFunction;
 use smt::build::{and, eq, ite, not, or, select};
 use smt::subst::{conjuncts, free_vars, substitute};
@@ -48,12 +48,13 @@ impl Cells {
         let (mut stem, mut looped) = (vec![rel.stem.clone()], vec![rel.looped.clone()]);
         looped.extend(facts.iter().cloned());
         let facts = facts.iter().map(|f| substitute(f, &canonical)).collect();
-        if reads(&rel.looped).is_empty() && reads(&rel.stem).is_empty() {
+        let loop_reads = reads(&rel.looped);
+        if loop_reads.is_empty() && reads(&rel.stem).is_empty() {
             out.looped = and(&looped);
             return Cells { rel: out, terms: HashMap::new(), facts };
         }
         let at_head = |t: &Term| free_vars(t).iter().all(|v| canonical.contains_key(v) || rel.consts.contains(v));
-        let mut cells: Vec<Term> = reads(&rel.looped).into_iter().filter(|r| at_head(r)).collect();
+        let mut cells: Vec<Term> = loop_reads.into_iter().filter(|r| at_head(r)).collect();
         cells.truncate(MAX_CELLS);
         let defined = definitions(&rel.looped, rel);
         let mut terms = HashMap::new();
@@ -125,9 +126,8 @@ fn reads(t: &Term) -> Vec<Term> {
 fn definitions(looped: &Term, rel: &Relation) -> HashMap<Term, Term> {
     let heads: BTreeSet<&Term> = rel.pre.values().collect();
     let mut defs = HashMap::new();
-    for c in conjuncts(looped) {
-        let (Some(Op::Eq), [a, b]) = (c.op(), c.args.as_slice()) else { continue };
-        for (v, value) in [(a, b), (b, a)] {
+    for (a, b) in equations(looped) {
+        for (v, value) in [(&a, &b), (&b, &a)] {
             if v.is_var() && matches!(v.sort, Sort::Array(..)) && !heads.contains(v) && !free_vars(value).contains(v) {
                 defs.entry(v.clone()).or_insert_with(|| value.clone());
                 break;
@@ -212,15 +212,17 @@ fn opaque_reads(t: &Term, congruence: bool) -> Term {
     let all = reads(t);
     let vars: HashMap<Term, Term> = all.iter().map(|r| (r.clone(), Term::fresh("read", r.sort.clone()))).collect();
     let mut congruent = vec![];
-    for (k, r) in all.iter().enumerate() {
-        for s in &all[k + 1..] {
-            let ((a, i), (b, j)) = (r.select_chain(), s.select_chain());
-            if !congruence || a != b || i.len() != j.len() || congruent.len() == MAX_PAIRS {
-                continue;
-            }
-            let same: Vec<Term> = i.iter().zip(&j).map(|(x, y)| eq(x, y)).collect();
-            congruent.push(or(&[not(&and(&same)), eq(&vars[r], &vars[s])]));
+    let pairs = all.iter().enumerate().flat_map(|(k, r)| all[k + 1..].iter().map(move |s| (r, s)));
+    for (r, s) in pairs.filter(|_| congruence) {
+        if congruent.len() == MAX_PAIRS {
+            break;
         }
+        let ((a, i), (b, j)) = (r.select_chain(), s.select_chain());
+        if a != b || i.len() != j.len() {
+            continue;
+        }
+        let same: Vec<Term> = i.iter().zip(&j).map(|(x, y)| eq(x, y)).collect();
+        congruent.push(or(&[not(&and(&same)), eq(&vars[r], &vars[s])]));
     }
     let mut parts = vec![substitute(t, &vars)];
     // an index may itself read an array: its reads are variables too

@@ -101,12 +101,11 @@ fn templates(exact: &Relation, cells: &Cells, loop_dnf: &Dnf, settings: &Setting
             };
             // the stem's facts join the supporting invariants only if they are needed
             let rf = cells.concrete(rf);
-            let with_facts =
-                || RankingFunction { supporting_invariants: [&rf.supporting_invariants[..], &cells.facts].concat(), ..rf.clone() };
-            let checked = [rf.clone(), with_facts()]
-                .into_iter()
-                .take(if cells.facts.is_empty() { 1 } else { 2 })
-                .find(|rf| validate::ranking_function(exact, rf, oracle));
+            let mut candidates = vec![rf.clone()];
+            if !cells.facts.is_empty() {
+                candidates.push(RankingFunction { supporting_invariants: [&rf.supporting_invariants[..], &cells.facts].concat(), ..rf });
+            }
+            let checked = candidates.into_iter().find(|rf| validate::ranking_function(exact, rf, oracle));
             if let Some(rf) = checked {
                 tracing::debug!("lasso: {t} ranking function {:?} with {:?}", rf.components, rf.supporting_invariants);
                 oracle.stats.found = Some(t.clone());

@@ -39,6 +39,17 @@ impl Relation {
     }
 }
 
+/// The equations among the conjuncts of `t`, each as its two sides.
+pub(crate) fn equations(t: &Term) -> Vec<(Term, Term)> {
+    smt::subst::conjuncts(t)
+        .into_iter()
+        .filter_map(|c| match (c.op(), c.args.as_slice()) {
+            (Some(smt::Op::Eq), [a, b]) => Some((a.clone(), b.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 fn fresh_like(t: &Term) -> Term {
     Term::fresh(t.var_name().unwrap_or("v"), t.sort.clone())
 }
@@ -130,13 +141,7 @@ impl Relation {
     /// post value is the pre value (an equivalent formula with one variable less, and a cell
     /// indexed by it reads the same place before and after an iteration).
     fn keep_copies(&mut self) {
-        let copies: Vec<(Term, Term)> = smt::subst::conjuncts(&self.looped)
-            .into_iter()
-            .filter_map(|c| match (c.op(), c.args.as_slice()) {
-                (Some(smt::Op::Eq), [a, b]) => Some((a.clone(), b.clone())),
-                _ => None,
-            })
-            .collect();
+        let copies = equations(&self.looped);
         let mut kept = HashMap::new();
         for (x, q) in &self.post {
             let p = &self.pre[x];
