@@ -400,7 +400,7 @@ impl Run<'_> {
     /// The lasso as source steps, its stem leading to the argument's state at the loop head.
     fn counterexample(&mut self, lasso: &Lasso, arg: &lasso::NonterminationArgument) -> Option<Counterexample> {
         let at_honda = match arg {
-            lasso::NonterminationArgument::FixedPoint { state } => state,
+            lasso::NonterminationArgument::FixedPoint { state, .. } => state,
             lasso::NonterminationArgument::Geometric { x0, .. } => x0,
         };
         let constraint = TransFormula::assume(&and(&at_honda.iter().map(|(x, v)| eq(x, v)).collect::<Vec<_>>()));

@@ -19,7 +19,7 @@ mod solve;
 mod templates;
 mod validate;
 
-use num_bigint::BigInt;
+use num_rational::BigRational;
 use smt::Term;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -139,28 +139,29 @@ impl RankingFunction {
 /// A proof that the lasso has an infinite execution, checked on its exact formulas.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NonterminationArgument {
-    /// A state at the loop head (reached by the stem) that the loop maps to itself. Values
-    /// of canonical variables (those the model could name).
-    FixedPoint { state: BTreeMap<Term, Term> },
-    /// A geometric nontermination argument with one direction `y` and eigenvalue `λ ≥ 1`
-    /// (integer): the stem reaches `x0`, one iteration leads from `x0` to `x1`, and the states
-    /// `x_t = x1 + s_t·y` with `s_1 = 0`, `s_{t+1} = 1 + λ·s_t` (so `x_{t+1} = x_t + λ^{t-1}·y`)
-    /// are an infinite run of the loop. Checked as: `σ(x0) ∧ τ(x0, x1)` is satisfiable, and
-    /// `τ(x1 + k·y, x1 + y + kλ·y)` holds for every integer `k ≥ 0` (one ground query with
-    /// `k` free), with the loop's auxiliary variables at `aux_point + k·aux_direction`. Every
-    /// `s_t` is such a `k`, and `x1 + y + s_t λ y = x_{t+1}`.
-    ///
-    /// `directions` and `eigenvalues` have one element each (room for more); variables
-    /// the loop keeps have direction 0.
+    /// A state at the loop head (reached by the stem) that the loop leads back to itself in
+    /// `period` iterations (1 or 2). Values of canonical variables (those the model could
+    /// name).
+    FixedPoint { state: BTreeMap<Term, Term>, period: usize },
+    /// A geometric nontermination argument with directions `y₁..yₙ`, eigenvalues `λᵢ > 0`
+    /// and a nilpotent part `μᵢ ≥ 0` (`n - 1` of them): the stem reaches `x0`, one iteration
+    /// leads from `x0` to `x1`, and from every state `x1 + Σ kᵢ·yᵢ` with `kᵢ ≥ 0` (integers
+    /// when a variable of the argument is an integer; then the `λᵢ` and `μᵢ` are integers
+    /// too) one iteration leads to `x1 + Σⱼ (1 + λⱼ·kⱼ + μⱼ·kⱼ₊₁)·yⱼ`, again such a state
+    /// (with the loop's auxiliary variables at `aux_point + Σ kᵢ·aux_directions[i]`). From
+    /// `x1` (all `kᵢ = 0`) the loop thus runs forever. Checked as: `σ(x0) ∧ τ(x0, x1)` is
+    /// satisfiable, and the step from `x1 + Σ kᵢ·yᵢ` holds for every `kᵢ ≥ 0` (one ground
+    /// query with the `kᵢ` free). Variables the loop keeps have direction 0.
     Geometric {
         x0: BTreeMap<Term, Term>,
         x1: BTreeMap<Term, Term>,
         directions: Vec<BTreeMap<Term, Term>>,
-        eigenvalues: Vec<BigInt>,
+        eigenvalues: Vec<BigRational>,
+        nilpotent: Vec<BigRational>,
         /// The loop's auxiliary instances (as in `Lasso::looped.aux_vars`) in the first
-        /// iteration of the ray, and their direction.
+        /// iteration of the ray, and their direction along each `yᵢ`.
         aux_point: BTreeMap<Term, Term>,
-        aux_direction: BTreeMap<Term, Term>,
+        aux_directions: Vec<BTreeMap<Term, Term>>,
     },
 }
 

@@ -1,30 +1,40 @@
 //! Nontermination arguments, each checked on the exact formulas.
 //!
-//! A fixed point is one query: `σ(x) ∧ τ(x, x)` (the model is the state). A geometric
-//! argument (Leike & Heizmann, "Geometric nontermination arguments") with one direction `y`
-//! and an integer eigenvalue `λ ∈ {1, 2, 3}` is searched on one exact disjunct `D` of the
-//! loop: `σ(x0) ∧ τ(x0, x1) ∧ D(x1, x1 + y, a) ∧ D⁰(y, λy, w)` (`D⁰` the homogeneous rows:
-//! `(y, λy, w)` is a ray of `D`'s polyhedron), linear for fixed `λ`. Then it is checked
-//! without the DNF: `σ(x0) ∧ τ(x0, x1)` is satisfiable and
-//! `k ≥ 0 ∧ ¬τ(x1 + k·y, x1 + y + kλ·y, a + k·w)` is not, so every state of the ray steps to
-//! the next (see `NonterminationArgument::Geometric`).
+//! A fixed point is one query: `σ(x) ∧ τ(x, x)` (the model is the state); a cycle of two
+//! states is `σ(x) ∧ τ(x, z) ∧ τ(z, x)`. A geometric argument (Leike & Heizmann, "Geometric
+//! nontermination arguments") with directions `y₁..yₙ` (n ≤ 3), eigenvalues `λᵢ` and a
+//! nilpotent part `μᵢ ∈ {0, 1}` (the image of `yᵢ₊₁` is `λᵢ₊₁·yᵢ₊₁ + μᵢ·yᵢ`) is searched
+//! on one exact disjunct `D` of the loop: `σ(x0) ∧ τ(x0, x1) ∧ D(x1, x1 + Σyᵢ, a) ∧
+//! ⋀ᵢ D⁰(yᵢ, λᵢyᵢ + μᵢ₋₁yᵢ₋₁, wᵢ)` (`D⁰` the homogeneous rows: each is a ray of `D`'s
+//! polyhedron), linear for a fixed shape `(λ, μ)`. The eigenvalues tried are 1, 2, 3 and the
+//! coefficients with which the loop scales a variable (`x := 2.5·x + ..`); integers only
+//! when a variable of the argument is an integer. Then it is checked without the DNF:
+//! `σ(x0) ∧ τ(x0, x1)` is satisfiable and `⋀ kᵢ ≥ 0 ∧ ¬τ(x1 + Σkᵢyᵢ, x1 + Σⱼ(1 + λⱼkⱼ +
+//! μⱼkⱼ₊₁)yⱼ, a + Σkᵢwᵢ)` is not, so the set of states `x1 + Σkᵢyᵢ` contains `x1` and every
+//! state of it steps to another (see `NonterminationArgument::Geometric`).
 
 use crate::dnf::{dnf, Row};
 use crate::relation::Relation;
 use crate::solve::Oracle;
 use crate::{Lasso, LassoError, NonterminationArgument, Settings, Stats};
-use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::Zero;
-use smt::build::{add, and, eq, ge, int, le, mul, not, num, real, to_real};
+use num_traits::{One, Signed, Zero};
+use smt::build::{add, and, eq, ge, le, mul, not, num, real, to_real};
 use smt::linear::literal_value;
 use smt::linear::{to_term, LinExpr};
 use smt::subst::substitute;
 use smt::{SatResult, Sort, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// The eigenvalues the geometric search tries.
+/// The eigenvalues every geometric search tries (besides the loop's own coefficients).
 const EIGENVALUES: [i64; 3] = [1, 2, 3];
+
+/// The most directions of a geometric argument.
+const MAX_DIRECTIONS: usize = 3;
+
+/// The most geometric queries per lasso beyond one direction: a terminating loop that no
+/// linear ranking function fits comes here too, and its non-linear ranking problems follow.
+const MAX_SHAPE_QUERIES: usize = 200;
 
 pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> Result<Option<NonterminationArgument>, LassoError> {
     let rel = Relation::new(&lasso.stem, &lasso.looped)?;
@@ -33,8 +43,10 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
         return Ok(None);
     }
     let mut oracle = Oracle::new(settings.timeout_ms, settings.deadline, stats);
-    if let Some(arg) = fixed_point(&rel, &mut oracle) {
-        return Ok(Some(arg));
+    for period in [1, 2] {
+        if let Some(arg) = cycle(&rel, period, &mut oracle) {
+            return Ok(Some(arg));
+        }
     }
     let plain = |s: &Sort| matches!(s, Sort::Int | Sort::Real | Sort::Bool);
     let others = rel.loop_aux.keys().chain(&rel.consts);
@@ -50,30 +62,113 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
         oracle.stats.note = Some("the loop is not linear".into());
         return Ok(None);
     }
-    for lambda in EIGENVALUES {
+    let changed = rel.vars.iter().filter(|x| rel.changes(x) && x.sort.is_arith()).count();
+    let mut budget = MAX_SHAPE_QUERIES;
+    for n in 1..=changed.clamp(1, MAX_DIRECTIONS) {
         for d in &loop_dnf.disjuncts {
-            if oracle.expired() {
-                oracle.stats.note = Some("deadline".into());
-                return Ok(None);
-            }
-            if let Some(arg) = geometric(&rel, d, lambda, &mut oracle) {
-                return Ok(Some(arg));
+            let integral =
+                rel.vars.iter().chain(rel.loop_aux.keys()).chain(d.iter().flat_map(|r| r.coeffs.keys())).any(|v| v.sort == Sort::Int);
+            for shape in shapes(&eigenvalues(&rel, d, integral), n) {
+                if oracle.expired() {
+                    oracle.stats.note = Some("deadline".into());
+                    return Ok(None);
+                }
+                if n > 1 {
+                    if budget == 0 {
+                        return Ok(None);
+                    }
+                    budget -= 1;
+                }
+                if let Some(arg) = geometric(&rel, d, &shape, integral, &mut oracle) {
+                    return Ok(Some(arg));
+                }
             }
         }
     }
     Ok(None)
 }
 
-/// `σ(x) ∧ τ(x, x)`.
-fn fixed_point(rel: &Relation, oracle: &mut Oracle) -> Option<NonterminationArgument> {
-    let same: Vec<Term> = rel.vars.iter().filter(|x| rel.changes(x)).map(|x| eq(&rel.post[x], &rel.pre[x])).collect();
-    if oracle.check(&[rel.stem.clone(), rel.looped.clone(), and(&same)]) != SatResult::Sat {
+/// `σ(x) ∧ τ(x, x)` (period 1) or `σ(x) ∧ τ(x, z) ∧ τ(z, x)` (period 2, for a loop without
+/// auxiliary variables: the second iteration's would need their own instances).
+fn cycle(rel: &Relation, period: usize, oracle: &mut Oracle) -> Option<NonterminationArgument> {
+    let changed: Vec<&Term> = rel.vars.iter().filter(|x| rel.changes(x)).collect();
+    let query = match period {
+        1 => vec![rel.stem.clone(), rel.looped.clone(), and(&changed.iter().map(|x| eq(&rel.post[*x], &rel.pre[*x])).collect::<Vec<_>>())],
+        _ if rel.loop_aux.is_empty() && !changed.is_empty() => {
+            let mid: HashMap<Term, Term> = changed.iter().map(|x| (rel.post[*x].clone(), Term::fresh("mid", x.sort.clone()))).collect();
+            let back: HashMap<Term, Term> = changed
+                .iter()
+                .flat_map(|x| [(rel.pre[*x].clone(), mid[&rel.post[*x]].clone()), (rel.post[*x].clone(), rel.pre[*x].clone())])
+                .collect();
+            vec![rel.stem.clone(), substitute(&rel.looped, &mid), substitute(&rel.looped, &back)]
+        }
+        _ => return None,
+    };
+    if oracle.check(&query) != SatResult::Sat {
         return None;
     }
     let pre: Vec<Term> = rel.vars.iter().map(|x| rel.pre[x].clone()).collect();
     let m = oracle.model(&pre)?;
     let state = rel.vars.iter().filter_map(|x| Some((x.clone(), m.get(&rel.pre[x])?.clone()))).collect();
-    Some(NonterminationArgument::FixedPoint { state })
+    Some(NonterminationArgument::FixedPoint { state, period })
+}
+
+/// The eigenvalues to try on disjunct `d`: [`EIGENVALUES`] and each positive factor `c` of a
+/// row relating a variable's post value to its pre value (`x' - c·x ..`); integers only when
+/// the argument is `integral`.
+fn eigenvalues(rel: &Relation, d: &[Row], integral: bool) -> Vec<BigRational> {
+    let mut out: BTreeSet<BigRational> = EIGENVALUES.iter().map(|&l| BigRational::from_integer(l.into())).collect();
+    for x in rel.vars.iter().filter(|x| rel.changes(x)) {
+        for r in d {
+            if let (Some(cq), Some(cp)) = (r.coeffs.get(&rel.post[x]), r.coeffs.get(&rel.pre[x])) {
+                let c = -cp / cq;
+                if c.is_positive() && (!integral || c.is_integer()) {
+                    out.insert(c);
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// A geometric argument's eigenvalues and nilpotent part (see the module documentation).
+#[derive(Clone, Debug)]
+struct Shape {
+    lambdas: Vec<BigRational>,
+    mus: Vec<BigRational>,
+}
+
+/// The shapes with `n` directions: every eigenvalue for one; for more, the sets of distinct
+/// eigenvalues without nilpotent part (their order does not matter, and two uncoupled
+/// directions of one eigenvalue are one); with a nilpotent part (`μᵢ ∈ {0, 1}`, not all 0)
+/// every ordered pair, and every ordered triple of distinct eigenvalues.
+fn shapes(eigenvalues: &[BigRational], n: usize) -> Vec<Shape> {
+    let (zero, one) = (BigRational::zero(), BigRational::one());
+    let sets = sequences(eigenvalues.len(), n, &|m, i| m.last().is_none_or(|&l| i > l));
+    let pick = |m: &[usize]| m.iter().map(|&i| eigenvalues[i].clone()).collect::<Vec<_>>();
+    let mut out: Vec<Shape> = sets.iter().map(|m| Shape { lambdas: pick(m), mus: vec![zero.clone(); n - 1] }).collect();
+    let ordered = sequences(eigenvalues.len(), n, &|m, i| n == 2 || !m.contains(&i));
+    let couplings: Vec<Vec<BigRational>> = match n {
+        2 => vec![vec![one.clone()]],
+        3 => vec![vec![one.clone(), zero.clone()], vec![zero.clone(), one.clone()], vec![one.clone(), one.clone()]],
+        _ => vec![],
+    };
+    for m in &ordered {
+        out.extend(couplings.iter().map(|mus| Shape { lambdas: pick(m), mus: mus.clone() }));
+    }
+    out
+}
+
+/// The sequences of `n` indices below `len` whose every index `admit`s after its prefix.
+fn sequences(len: usize, n: usize, admit: &dyn Fn(&[usize], usize) -> bool) -> Vec<Vec<usize>> {
+    let mut seqs = vec![vec![]];
+    for _ in 0..n {
+        seqs = seqs
+            .iter()
+            .flat_map(|m: &Vec<usize>| (0..len).filter(|&i| admit(m, i)).map(|i| [m.as_slice(), &[i]].concat()).collect::<Vec<_>>())
+            .collect();
+    }
+    seqs
 }
 
 /// `c·t` for a literal `c` and a term `t` of its sort.
@@ -92,84 +187,96 @@ fn zero_of(s: &Sort) -> Term {
     num(BigRational::zero(), s)
 }
 
-/// The geometric argument on disjunct `d` with eigenvalue `lambda`, checked exactly.
-fn geometric(rel: &Relation, d: &[Row], lambda: i64, oracle: &mut Oracle) -> Option<NonterminationArgument> {
+/// The geometric argument of `shape` on disjunct `d`, checked exactly.
+fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &mut Oracle) -> Option<NonterminationArgument> {
+    let n = shape.lambdas.len();
     let changed: Vec<&Term> = rel.vars.iter().filter(|x| rel.changes(x) && x.sort.is_arith()).collect();
-    let dir: BTreeMap<Term, Term> = changed.iter().map(|x| ((*x).clone(), Term::fresh("dir", x.sort.clone()))).collect();
+    let dirs: Vec<BTreeMap<Term, Term>> =
+        (0..n).map(|_| changed.iter().map(|x| ((*x).clone(), Term::fresh("dir", x.sort.clone()))).collect()).collect();
     let state_vars: BTreeSet<&Term> = rel.pre.values().chain(rel.post.values()).collect();
     let row_vars: BTreeSet<Term> = d.iter().flat_map(|r| r.coeffs.keys().cloned()).collect();
     // the disjunct's other variables: the loop's aux, quotients, remainders (constants stay)
     let aux: Vec<Term> = row_vars.iter().filter(|v| !state_vars.contains(v) && !rel.consts.contains(*v)).cloned().collect();
     let a1: BTreeMap<Term, Term> = aux.iter().map(|v| (v.clone(), Term::fresh("auxpt", v.sort.clone()))).collect();
-    let w: BTreeMap<Term, Term> = aux.iter().map(|v| (v.clone(), Term::fresh("auxdir", v.sort.clone()))).collect();
-    let lam = |s: &Sort| num(BigRational::from_integer(lambda.into()), s);
+    let ws: Vec<BTreeMap<Term, Term>> =
+        (0..n).map(|_| aux.iter().map(|v| (v.clone(), Term::fresh("auxdir", v.sort.clone()))).collect()).collect();
     let mut base = HashMap::new();
-    let mut ray = HashMap::new();
+    let mut rays = vec![HashMap::new(); n];
     for x in &rel.vars {
         let (p, q) = (&rel.pre[x], &rel.post[x]);
-        match dir.get(x) {
-            Some(y) => {
-                base.insert(p.clone(), q.clone());
-                base.insert(q.clone(), add(&[q.clone(), y.clone()]));
-                ray.insert(p.clone(), y.clone());
-                ray.insert(q.clone(), times(&lam(&x.sort), y));
+        if dirs[0].contains_key(x) {
+            base.insert(p.clone(), q.clone());
+            base.insert(q.clone(), add(&[vec![q.clone()], dirs.iter().map(|y| y[x].clone()).collect()].concat()));
+            for (i, ray) in rays.iter_mut().enumerate() {
+                let mut image = vec![times(&num(shape.lambdas[i].clone(), &x.sort), &dirs[i][x])];
+                if i > 0 {
+                    image.push(times(&num(shape.mus[i - 1].clone(), &x.sort), &dirs[i - 1][x]));
+                }
+                ray.insert(p.clone(), dirs[i][x].clone());
+                ray.insert(q.clone(), add(&image));
             }
-            None if x.sort.is_arith() => {
+        } else if x.sort.is_arith() {
+            for ray in &mut rays {
                 ray.insert(p.clone(), zero_of(&x.sort));
                 ray.insert(q.clone(), zero_of(&x.sort));
             }
-            None => {}
         }
     }
     for v in &aux {
         base.insert(v.clone(), a1[v].clone());
-        ray.insert(v.clone(), w[v].clone());
+        for (ray, w) in rays.iter_mut().zip(&ws) {
+            ray.insert(v.clone(), w[v].clone());
+        }
     }
-    for c in &rel.consts {
-        if c.sort.is_arith() {
+    for c in rel.consts.iter().filter(|c| c.sort.is_arith()) {
+        for ray in &mut rays {
             ray.insert(c.clone(), zero_of(&c.sort));
         }
     }
     let mut query = vec![rel.stem.clone(), rel.looped.clone()];
     query.extend(d.iter().map(|r| row_term(r, &base, false)));
-    query.extend(d.iter().map(|r| row_term(r, &ray, true)));
+    for ray in &rays {
+        query.extend(d.iter().map(|r| row_term(r, ray, true)));
+    }
     if oracle.check(&query) != SatResult::Sat {
         return None;
     }
     let mut wanted: Vec<Term> = rel.pre.values().chain(rel.post.values()).cloned().collect();
-    wanted.extend(dir.values().cloned());
+    wanted.extend(dirs.iter().flat_map(|y| y.values().cloned()));
     wanted.extend(a1.values().cloned());
-    wanted.extend(w.values().cloned());
+    wanted.extend(ws.iter().flat_map(|w| w.values().cloned()));
     wanted.extend(rel.consts.iter().cloned());
     wanted.extend(rel.loop_aux.keys().cloned());
     let m = oracle.model(&wanted)?;
     let value = |t: &Term| -> Option<Term> { m.get(t).cloned() };
     let x0: BTreeMap<Term, Term> = rel.vars.iter().map(|x| Some((x.clone(), value(&rel.pre[x])?))).collect::<Option<_>>()?;
     let x1: BTreeMap<Term, Term> = rel.vars.iter().map(|x| Some((x.clone(), value(&rel.post[x])?))).collect::<Option<_>>()?;
-    let y: BTreeMap<Term, Term> = rel
-        .vars
+    let directions: Vec<BTreeMap<Term, Term>> = dirs
         .iter()
-        .filter(|x| x.sort.is_arith())
-        .map(|x| Some((x.clone(), dir.get(x).map_or(Some(zero_of(&x.sort)), value)?)))
+        .map(|dir| {
+            rel.vars
+                .iter()
+                .filter(|x| x.sort.is_arith())
+                .map(|x| Some((x.clone(), dir.get(x).map_or(Some(zero_of(&x.sort)), value)?)))
+                .collect::<Option<_>>()
+        })
         .collect::<Option<_>>()?;
     let consts: HashMap<Term, Term> = rel.consts.iter().map(|c| Some((c.clone(), value(c)?))).collect::<Option<_>>()?;
     // the loop's aux along the ray: from the disjunct's solution, else the first step's value
     let mut aux_point = BTreeMap::new();
-    let mut aux_direction = BTreeMap::new();
+    let mut aux_directions = vec![BTreeMap::new(); n];
     for v in rel.loop_aux.keys() {
-        let (p, dv) = match (a1.get(v), w.get(v)) {
-            (Some(p), Some(dv)) => (value(p)?, Some(value(dv)?)),
-            _ => match value(v) {
-                Some(p) => (p, v.sort.is_arith().then(|| zero_of(&v.sort))),
-                None => continue,
-            },
-        };
-        aux_point.insert(v.clone(), p);
-        if let Some(dv) = dv {
-            aux_direction.insert(v.clone(), dv);
+        if let Some(p) = a1.get(v) {
+            aux_point.insert(v.clone(), value(p)?);
+            for (dv, w) in aux_directions.iter_mut().zip(&ws) {
+                dv.insert(v.clone(), value(&w[v])?);
+            }
+        } else if let Some(p) = value(v) {
+            aux_point.insert(v.clone(), p);
         }
     }
-    if !check_geometric(rel, &x0, &x1, &y, lambda, &aux_point, &aux_direction, &consts, oracle) {
+    let arg = Geometric { x0, x1, directions, lambdas: shape.lambdas.clone(), mus: shape.mus.clone(), aux_point, aux_directions };
+    if !check_geometric(rel, &arg, integral, &consts, oracle) {
         oracle.stats.rejected += 1;
         return None;
     }
@@ -177,75 +284,92 @@ fn geometric(rel: &Relation, d: &[Row], lambda: i64, oracle: &mut Oracle) -> Opt
         mp.into_iter().filter_map(|(k, v)| Some((rel.loop_aux.get(&k)?.clone(), v))).collect()
     };
     Some(NonterminationArgument::Geometric {
-        x0,
-        x1,
-        directions: vec![y],
-        eigenvalues: vec![BigInt::from(lambda)],
-        aux_point: original(aux_point),
-        aux_direction: original(aux_direction),
+        x0: arg.x0,
+        x1: arg.x1,
+        directions: arg.directions,
+        eigenvalues: arg.lambdas,
+        nilpotent: arg.mus,
+        aux_point: original(arg.aux_point),
+        aux_directions: arg.aux_directions.into_iter().map(original).collect(),
     })
 }
 
-/// `base + k·dir` for a value and direction of sort `s` (`k` an Int variable).
-fn along(base: &Term, dir: &Term, k: &Term, s: &Sort) -> Term {
-    let k = if *s == Sort::Real { to_real(k) } else { k.clone() };
-    add(&[base.clone(), times(dir, &k)])
+/// A geometric argument over the relation's own variables (before the loop's aux are named
+/// by their original instances).
+struct Geometric {
+    x0: BTreeMap<Term, Term>,
+    x1: BTreeMap<Term, Term>,
+    directions: Vec<BTreeMap<Term, Term>>,
+    lambdas: Vec<BigRational>,
+    mus: Vec<BigRational>,
+    aux_point: BTreeMap<Term, Term>,
+    aux_directions: Vec<BTreeMap<Term, Term>>,
+}
+
+/// `base + Σ coefᵢ·dirᵢ` of sort `s` (the coefficients are Int or Real terms).
+fn along(base: &Term, dirs: &[Term], coefs: &[Term], s: &Sort) -> Term {
+    let scaled =
+        dirs.iter().zip(coefs).map(|(d, c)| times(d, &if *s == Sort::Real && c.sort == Sort::Int { to_real(c) } else { c.clone() }));
+    add(&[vec![base.clone()], scaled.collect()].concat())
 }
 
 /// The exact check of a geometric argument (see the module documentation).
-#[allow(clippy::too_many_arguments)]
-fn check_geometric(
-    rel: &Relation,
-    x0: &BTreeMap<Term, Term>,
-    x1: &BTreeMap<Term, Term>,
-    y: &BTreeMap<Term, Term>,
-    lambda: i64,
-    aux_point: &BTreeMap<Term, Term>,
-    aux_direction: &BTreeMap<Term, Term>,
-    consts: &HashMap<Term, Term>,
-    oracle: &mut Oracle,
-) -> bool {
-    if y.values().chain(aux_direction.values()).any(|v| literal_value(v).is_none()) {
+fn check_geometric(rel: &Relation, arg: &Geometric, integral: bool, consts: &HashMap<Term, Term>, oracle: &mut Oracle) -> bool {
+    let literal = |m: &BTreeMap<Term, Term>| m.values().all(|v| literal_value(v).is_some());
+    if !arg.directions.iter().chain(&arg.aux_directions).all(literal) {
         return false;
     }
     // the stem reaches x0 and one iteration leads to x1
     let mut first: HashMap<Term, Term> = consts.clone();
     for x in &rel.vars {
-        first.insert(rel.pre[x].clone(), x0[x].clone());
-        first.insert(rel.post[x].clone(), x1[x].clone());
+        first.insert(rel.pre[x].clone(), arg.x0[x].clone());
+        first.insert(rel.post[x].clone(), arg.x1[x].clone());
     }
-    if rel.vars.iter().any(|x| !rel.changes(x) && x0[x] != x1[x]) {
+    if rel.vars.iter().any(|x| !rel.changes(x) && arg.x0[x] != arg.x1[x]) {
         return false;
     }
     let reach = [substitute(&rel.stem, &first), substitute(&rel.looped, &first)];
     if oracle.check(&reach) != SatResult::Sat {
         return false;
     }
-    // every k ≥ 0: τ(x1 + k·y, x1 + y + kλ·y, a + k·w)
-    let k = Term::fresh("k", Sort::Int);
+    // every k ≥ 0: τ(x1 + Σkᵢyᵢ, x1 + Σⱼ(1 + λⱼkⱼ + μⱼkⱼ₊₁)yⱼ, a + Σkᵢwᵢ)
+    let n = arg.lambdas.len();
+    let ksort = if integral { Sort::Int } else { Sort::Real };
+    let ks: Vec<Term> = (0..n).map(|_| Term::fresh("k", ksort.clone())).collect();
+    let next: Vec<Term> = (0..n)
+        .map(|j| {
+            let mut c = vec![num(BigRational::one(), &ksort), times(&num(arg.lambdas[j].clone(), &ksort), &ks[j])];
+            if j + 1 < n {
+                c.push(times(&num(arg.mus[j].clone(), &ksort), &ks[j + 1]));
+            }
+            add(&c)
+        })
+        .collect();
     let mut sigma: HashMap<Term, Term> = consts.clone();
     for x in &rel.vars {
         let (p, q) = (&rel.pre[x], &rel.post[x]);
-        match y.get(x) {
-            Some(d) if rel.changes(x) => {
-                let lam = num(BigRational::from_integer(lambda.into()), &x.sort);
-                sigma.insert(p.clone(), along(&x1[x], d, &k, &x.sort));
-                sigma.insert(q.clone(), along(&add(&[x1[x].clone(), d.clone()]), &times(&lam, d), &k, &x.sort));
-            }
-            _ if rel.changes(x) => {
-                sigma.insert(p.clone(), x1[x].clone());
-                sigma.insert(q.clone(), x1[x].clone());
-            }
-            _ => {
-                sigma.insert(p.clone(), x1[x].clone());
-            }
+        if !rel.changes(x) {
+            sigma.insert(p.clone(), arg.x1[x].clone());
+        } else if x.sort.is_arith() {
+            let ys: Vec<Term> = arg.directions.iter().map(|y| y[x].clone()).collect();
+            sigma.insert(p.clone(), along(&arg.x1[x], &ys, &ks, &x.sort));
+            sigma.insert(q.clone(), along(&arg.x1[x], &ys, &next, &x.sort));
+        } else {
+            sigma.insert(p.clone(), arg.x1[x].clone());
+            sigma.insert(q.clone(), arg.x1[x].clone());
         }
     }
-    for (v, p) in aux_point {
-        let dv = aux_direction.get(v).cloned().unwrap_or_else(|| zero_of(&v.sort));
-        let t = if v.sort.is_arith() { along(p, &dv, &k, &v.sort) } else { p.clone() };
+    for (v, p) in &arg.aux_point {
+        let t = if v.sort.is_arith() {
+            let ws: Vec<Term> = arg.aux_directions.iter().map(|w| w.get(v).cloned().unwrap_or_else(|| zero_of(&v.sort))).collect();
+            along(p, &ws, &ks, &v.sort)
+        } else {
+            p.clone()
+        };
         sigma.insert(v.clone(), t);
     }
     let step = substitute(&rel.looped, &sigma);
-    oracle.check(&[ge(&k, &int(0)), not(&step)]) == SatResult::Unsat
+    let mut query: Vec<Term> = ks.iter().map(|k| ge(k, &zero_of(&ksort))).collect();
+    query.push(not(&step));
+    oracle.check(&query) == SatResult::Unsat
 }

@@ -3,7 +3,6 @@ mod common;
 use common::*;
 use ir::Stmt;
 use lasso::{nontermination, nontermination_with_stats, NonterminationArgument, Settings, Stats};
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use smt::build::{add, eq, ge, gt, int, mul, num, select, store, tt};
 use smt::{Sort, Term};
@@ -20,39 +19,57 @@ fn lasso_value(t: &Term) -> Option<BigRational> {
     })
 }
 
-/// The states x_1, .., x_n of a geometric argument, as the crate documents them.
-fn ray(x1: &BTreeMap<Term, Term>, y: &BTreeMap<Term, Term>, lambda: &BigInt, n: usize) -> Vec<BTreeMap<Term, Term>> {
-    let lambda = BigRational::from_integer(lambda.clone());
-    let mut s = BigRational::from_integer(0.into());
+/// The states x_1, .., x_n of a geometric argument's run from x1, as the crate documents
+/// them: the coefficients `k` of the directions start at 0 and step to `1 + λⱼkⱼ + μⱼkⱼ₊₁`.
+fn ray(
+    x1: &BTreeMap<Term, Term>,
+    ys: &[BTreeMap<Term, Term>],
+    lambdas: &[BigRational],
+    mus: &[BigRational],
+    n: usize,
+) -> Vec<BTreeMap<Term, Term>> {
+    let zero = || BigRational::from_integer(0.into());
+    let mut k = vec![zero(); ys.len()];
     let mut out = vec![];
     for _ in 0..n {
         out.push(
             x1.iter()
                 .map(|(x, v)| {
-                    let d = y.get(x).map(value).unwrap_or_else(|| BigRational::from_integer(0.into()));
-                    (x.clone(), num(value(v) + &s * d, &x.sort))
+                    let moved = ys.iter().zip(&k).map(|(y, kj)| y.get(x).map(value).unwrap_or_else(zero) * kj).fold(value(v), |a, b| a + b);
+                    (x.clone(), num(moved, &x.sort))
                 })
                 .collect(),
         );
-        s = BigRational::from_integer(1.into()) + &lambda * s;
+        k = (0..k.len())
+            .map(|j| {
+                BigRational::from_integer(1.into())
+                    + &lambdas[j] * &k[j]
+                    + mus.get(j).map_or_else(zero, |m| m * k.get(j + 1).cloned().unwrap_or_else(zero))
+            })
+            .collect();
     }
     out
 }
 
-/// Checks a geometric argument on its first `n` steps (the crate proves all of them).
-fn assert_geometric_runs(l: &lasso::Lasso, arg: &NonterminationArgument, n: usize) -> BigInt {
-    let NonterminationArgument::Geometric { x0, x1, directions, eigenvalues, .. } = arg else {
+/// Checks a geometric argument on its first `n` steps (the crate proves all of them); its
+/// eigenvalues.
+fn assert_geometric_runs(l: &lasso::Lasso, arg: &NonterminationArgument, n: usize) -> Vec<BigRational> {
+    let NonterminationArgument::Geometric { x0, x1, directions, eigenvalues, nilpotent, .. } = arg else {
         panic!("not geometric: {arg:?}");
     };
-    eprintln!("geometric: x0 {x0:?} x1 {x1:?} y {directions:?} λ {eigenvalues:?}");
-    assert_eq!((directions.len(), eigenvalues.len()), (1, 1));
+    eprintln!("geometric: x0 {x0:?} x1 {x1:?} y {directions:?} λ {eigenvalues:?} μ {nilpotent:?}");
+    assert_eq!((directions.len(), nilpotent.len() + 1), (eigenvalues.len(), eigenvalues.len()));
     assert!(stem_reaches(l, x0));
     assert!(loop_steps(l, x0, x1));
-    let states = ray(x1, &directions[0], &eigenvalues[0], n);
+    let states = ray(x1, directions, eigenvalues, nilpotent, n);
     for w in states.windows(2) {
         assert!(loop_steps(l, &w[0], &w[1]), "{:?} -> {:?}", w[0], w[1]);
     }
-    eigenvalues[0].clone()
+    eigenvalues.clone()
+}
+
+fn rationals(v: &[i64]) -> Vec<BigRational> {
+    v.iter().map(|&i| BigRational::from_integer(i.into())).collect()
 }
 
 #[test]
@@ -60,7 +77,7 @@ fn growing_loop_is_geometric_with_eigenvalue_one() {
     let x = int_var("x");
     let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, add(&[x.clone(), int(1)]))]);
     let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
-    assert_eq!(assert_geometric_runs(&l, &arg, 8), BigInt::from(1));
+    assert_eq!(assert_geometric_runs(&l, &arg, 8), rationals(&[1]));
 }
 
 #[test]
@@ -68,7 +85,7 @@ fn doubling_loop_has_eigenvalue_two() {
     let (x, y) = (int_var("x"), int_var("y"));
     let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&y, x.clone()), assign(&x, add(&[x.clone(), y.clone()]))]);
     let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
-    assert_eq!(assert_geometric_runs(&l, &arg, 8), BigInt::from(2));
+    assert_eq!(assert_geometric_runs(&l, &arg, 8), rationals(&[2]));
 }
 
 #[test]
@@ -80,7 +97,7 @@ fn the_stem_is_respected() {
     let l = lasso(vec![assign(&x, int(5))], body.clone());
     let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
     match &arg {
-        NonterminationArgument::FixedPoint { state } => {
+        NonterminationArgument::FixedPoint { state, period: 1 } => {
             assert!(stem_reaches(&l, state) && loop_steps(&l, state, state));
         }
         g => {
@@ -96,14 +113,14 @@ fn skip_loop_is_a_fixed_point() {
     let x = int_var("x");
     let l = lasso(vec![assign(&x, int(3))], vec![Stmt::Assume(eq(&x, &x)), Stmt::Assume(tt())]);
     let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
-    let NonterminationArgument::FixedPoint { state } = &arg else { panic!("not a fixed point: {arg:?}") };
+    let NonterminationArgument::FixedPoint { state, period: 1 } = &arg else { panic!("not a fixed point: {arg:?}") };
     assert_eq!(state.get(&x), Some(&int(3)));
     assert!(stem_reaches(&l, state) && loop_steps(&l, state, state));
     // a loop that keeps x but changes nothing else
     let y = int_var("y");
     let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&y, x.clone())]);
     let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
-    let NonterminationArgument::FixedPoint { state } = &arg else { panic!("not a fixed point: {arg:?}") };
+    let NonterminationArgument::FixedPoint { state, period: 1 } = &arg else { panic!("not a fixed point: {arg:?}") };
     assert_eq!(state[&x], state[&y]);
 }
 
@@ -129,12 +146,67 @@ fn terminating_loops_give_no_argument() {
     let x = int_var("x");
     let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, add(&[x.clone(), int(-1)]))]);
     assert_eq!(nontermination(&l, &Settings::default()).unwrap(), None);
-    // a disjunctive loop whose branches alternate cannot be fooled by one branch's ray:
-    // while (x > 0) { if * { x := x + 1; assume x < 10 } else { x := x - 1 } }
+    // two growth rates: y/x grows by 3/2 per iteration, so y ≤ x fails eventually; no ray of
+    // either eigenvalue (nor both) survives the exact check
+    let y = int_var("y");
+    let stem = vec![Stmt::Assume(ge(&y, &int(1)))];
+    let body = vec![
+        Stmt::Assume(ge(&x, &int(1))),
+        Stmt::Assume(smt::build::le(&y, &x)),
+        assign(&x, mul(&[int(2), x.clone()])),
+        assign(&y, mul(&[int(3), y.clone()])),
+    ];
+    assert_eq!(nontermination(&lasso(stem, body), &Settings::default()).unwrap(), None);
+}
+
+#[test]
+fn alternating_branches_are_a_cycle_of_two() {
+    // while (x > 0) { if * { x := x + 1; assume x < 10 } else { x := x - 1 } }: no fixed
+    // point and no ray, but x = 1 → 2 → 1 ...
+    let x = int_var("x");
     let grow = Stmt::Seq(vec![assign(&x, add(&[x.clone(), int(1)])), Stmt::Assume(smt::build::lt(&x, &int(10)))]);
     let shrink = assign(&x, add(&[x.clone(), int(-1)]));
     let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), Stmt::Choice(vec![grow, shrink])]);
-    // it does not terminate (x = 1 → 2 → 1 ...), but no fixed point and no ray exists
-    let r = nontermination(&l, &Settings::default()).unwrap();
-    assert_eq!(r, None);
+    let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
+    let NonterminationArgument::FixedPoint { state, period: 2 } = &arg else { panic!("not a cycle of two: {arg:?}") };
+    let at =
+        |d: i64| -> BTreeMap<Term, Term> { [(x.clone(), num(value(&state[&x]) + BigRational::from_integer(d.into()), &Sort::Int))].into() };
+    assert!([1, -1].iter().any(|&d| loop_steps(&l, state, &at(d)) && loop_steps(&l, &at(d), state)));
+}
+
+#[test]
+fn two_growth_rates_need_two_directions() {
+    // x, y := 1, 1; while (x - y >= -2 && y >= 1) { x := 3x; y := 2y }: x - y = 3^t - 2^t
+    // grows, but the direction of y alone leaves the guard: its image is coupled (μ = 1)
+    // to the direction of x
+    let (x, y) = (int_var("x"), int_var("y"));
+    let stem = vec![assign(&x, int(1)), assign(&y, int(1))];
+    let body = vec![
+        Stmt::Assume(ge(&smt::build::sub(&x, &y), &int(-2))),
+        Stmt::Assume(ge(&y, &int(1))),
+        assign(&x, mul(&[int(3), x.clone()])),
+        assign(&y, mul(&[int(2), y.clone()])),
+    ];
+    let l = lasso(stem, body);
+    let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
+    let mut lambdas = assert_geometric_runs(&l, &arg, 10);
+    lambdas.sort();
+    assert_eq!(lambdas, rationals(&[2, 3]));
+}
+
+#[test]
+fn real_loops_may_have_fractional_eigenvalues() {
+    // while (x + y >= 1 && x <= -1) { x := 2.5x; y := 3y } over the reals
+    let (x, y) = (Term::var("x", Sort::Real), Term::var("y", Sort::Real));
+    let r = |v: i64, d: i64| smt::build::real(BigRational::new(v.into(), d.into()));
+    let body = vec![
+        Stmt::Assume(ge(&add(&[x.clone(), y.clone()]), &r(1, 1))),
+        Stmt::Assume(smt::build::le(&x, &r(-1, 1))),
+        assign(&x, mul(&[r(5, 2), x.clone()])),
+        assign(&y, mul(&[r(3, 1), y.clone()])),
+    ];
+    let l = lasso(vec![], body);
+    let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
+    let lambdas = assert_geometric_runs(&l, &arg, 10);
+    assert!(lambdas.contains(&BigRational::new(5.into(), 2.into())), "{lambdas:?}");
 }
