@@ -45,6 +45,10 @@ pub(crate) fn dnf(t: &Term, limit: usize) -> Option<Dnf> {
     let mut exact = true;
     let mut disjuncts = Vec::new();
     'next: for conj in lits {
+        // an atom and its negation: Boolean atoms are dropped below, their contradiction not
+        if conj.iter().any(|(a, pos)| *pos && conj.contains(&(a.clone(), false))) {
+            continue;
+        }
         let mut rows = Vec::new();
         for (atom, pos) in conj {
             match literal_rows(&atom, pos) {

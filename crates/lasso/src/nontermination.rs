@@ -4,9 +4,10 @@
 //! states is `σ(x) ∧ τ(x, z) ∧ τ(z, x)`. A geometric argument (Leike & Heizmann, "Geometric
 //! nontermination arguments") with directions `y₁..yₙ` (n ≤ 3), eigenvalues `λᵢ` and a
 //! nilpotent part `μᵢ ∈ {0, 1}` (the image of `yᵢ₊₁` is `λᵢ₊₁·yᵢ₊₁ + μᵢ·yᵢ`) is searched
-//! on one exact disjunct `D` of the loop: `σ(x0) ∧ τ(x0, x1) ∧ D(x1, x1 + Σyᵢ, a) ∧
-//! ⋀ᵢ D⁰(yᵢ, λᵢyᵢ + μᵢ₋₁yᵢ₋₁, wᵢ)` (`D⁰` the homogeneous rows: each is a ray of `D`'s
-//! polyhedron), linear for a fixed shape `(λ, μ)`. The eigenvalues tried are 1, 2, 3 and the
+//! on one disjunct `D` of the loop's DNF: `σ(x0) ∧ τ(x0, x1) ∧ τ(x1, x1 + Σyᵢ, a) ∧
+//! D(x1, x1 + Σyᵢ, a) ∧ ⋀ᵢ D⁰(yᵢ, λᵢyᵢ + μᵢ₋₁yᵢ₋₁, wᵢ)` (`D⁰` the homogeneous rows: each is a
+//! ray of `D`'s polyhedron), linear for a fixed shape `(λ, μ)` and a linear loop (a disjunct
+//! that dropped atoms or weakened strict ones only proposes rays). The eigenvalues tried are 1, 2, 3 and the
 //! coefficients with which the loop scales a variable (`x := 2.5·x + ..`); integers only
 //! when a variable of the argument is an integer. Then it is checked without the DNF:
 //! `σ(x0) ∧ τ(x0, x1)` is satisfiable and `⋀ kᵢ ≥ 0 ∧ ¬τ(x1 + Σkᵢyᵢ, x1 + Σⱼ(1 + λⱼkⱼ +
@@ -58,17 +59,18 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
         oracle.stats.note = Some(format!("the loop has more than {} disjuncts", settings.max_disjuncts));
         return Ok(None);
     };
-    if !loop_dnf.exact {
-        oracle.stats.note = Some("the loop is not linear".into());
-        return Ok(None);
-    }
     let changed = rel.vars.iter().filter(|x| rel.changes(x) && x.sort.is_arith()).count();
     let mut budget = MAX_SHAPE_QUERIES;
     for n in 1..=changed.clamp(1, MAX_DIRECTIONS) {
         for d in &loop_dnf.disjuncts {
             let integral =
                 rel.vars.iter().chain(rel.loop_aux.keys()).chain(d.iter().flat_map(|r| r.coeffs.keys())).any(|v| v.sort == Sort::Int);
-            for shape in shapes(&eigenvalues(&rel, d, integral), n) {
+            let mut all = shapes(&eigenvalues(&rel, d, integral), n);
+            if n == 1 && !integral {
+                // an eigenvalue the loop's coefficients do not show (a non-linear query)
+                all.push(Shape { lambdas: vec![None], mus: vec![] });
+            }
+            for shape in all {
                 if oracle.expired() {
                     oracle.stats.note = Some("deadline".into());
                     return Ok(None);
@@ -84,6 +86,9 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
                 }
             }
         }
+    }
+    if !loop_dnf.exact {
+        oracle.stats.note = Some("the loop is not linear".into());
     }
     Ok(None)
 }
@@ -134,7 +139,8 @@ fn eigenvalues(rel: &Relation, d: &[Row], integral: bool) -> Vec<BigRational> {
 /// A geometric argument's eigenvalues and nilpotent part (see the module documentation).
 #[derive(Clone, Debug)]
 struct Shape {
-    lambdas: Vec<BigRational>,
+    /// `None`: a free (real) eigenvalue, found by the solver.
+    lambdas: Vec<Option<BigRational>>,
     mus: Vec<BigRational>,
 }
 
@@ -145,7 +151,7 @@ struct Shape {
 fn shapes(eigenvalues: &[BigRational], n: usize) -> Vec<Shape> {
     let (zero, one) = (BigRational::zero(), BigRational::one());
     let sets = sequences(eigenvalues.len(), n, &|m, i| m.last().is_none_or(|&l| i > l));
-    let pick = |m: &[usize]| m.iter().map(|&i| eigenvalues[i].clone()).collect::<Vec<_>>();
+    let pick = |m: &[usize]| m.iter().map(|&i| Some(eigenvalues[i].clone())).collect::<Vec<_>>();
     let mut out: Vec<Shape> = sets.iter().map(|m| Shape { lambdas: pick(m), mus: vec![zero.clone(); n - 1] }).collect();
     let ordered = sequences(eigenvalues.len(), n, &|m, i| n == 2 || !m.contains(&i));
     let couplings: Vec<Vec<BigRational>> = match n {
@@ -190,6 +196,11 @@ fn zero_of(s: &Sort) -> Term {
 /// The geometric argument of `shape` on disjunct `d`, checked exactly.
 fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &mut Oracle) -> Option<NonterminationArgument> {
     let n = shape.lambdas.len();
+    let free: Vec<Option<Term>> = shape.lambdas.iter().map(|l| l.is_none().then(|| Term::fresh("lambda", Sort::Real))).collect();
+    let lambda = |i: usize, s: &Sort| match (&shape.lambdas[i], &free[i]) {
+        (Some(l), _) => num(l.clone(), s),
+        (None, f) => f.clone().expect("a free eigenvalue"),
+    };
     let changed: Vec<&Term> = rel.vars.iter().filter(|x| rel.changes(x) && x.sort.is_arith()).collect();
     let dirs: Vec<BTreeMap<Term, Term>> =
         (0..n).map(|_| changed.iter().map(|x| ((*x).clone(), Term::fresh("dir", x.sort.clone()))).collect()).collect();
@@ -197,7 +208,8 @@ fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &
     let row_vars: BTreeSet<Term> = d.iter().flat_map(|r| r.coeffs.keys().cloned()).collect();
     // the disjunct's other variables: the loop's aux, quotients, remainders (constants stay)
     let aux: Vec<Term> = row_vars.iter().filter(|v| !state_vars.contains(v) && !rel.consts.contains(*v)).cloned().collect();
-    let a1: BTreeMap<Term, Term> = aux.iter().map(|v| (v.clone(), Term::fresh("auxpt", v.sort.clone()))).collect();
+    let a1: BTreeMap<Term, Term> =
+        aux.iter().chain(rel.loop_aux.keys()).map(|v| (v.clone(), Term::fresh("auxpt", v.sort.clone()))).collect();
     let ws: Vec<BTreeMap<Term, Term>> =
         (0..n).map(|_| aux.iter().map(|v| (v.clone(), Term::fresh("auxdir", v.sort.clone()))).collect()).collect();
     let mut base = HashMap::new();
@@ -208,13 +220,16 @@ fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &
             base.insert(p.clone(), q.clone());
             base.insert(q.clone(), add(&[vec![q.clone()], dirs.iter().map(|y| y[x].clone()).collect()].concat()));
             for (i, ray) in rays.iter_mut().enumerate() {
-                let mut image = vec![times(&num(shape.lambdas[i].clone(), &x.sort), &dirs[i][x])];
+                let mut image = vec![times(&lambda(i, &x.sort), &dirs[i][x])];
                 if i > 0 {
                     image.push(times(&num(shape.mus[i - 1].clone(), &x.sort), &dirs[i - 1][x]));
                 }
                 ray.insert(p.clone(), dirs[i][x].clone());
                 ray.insert(q.clone(), add(&image));
             }
+        } else if rel.changes(x) {
+            // a changed Boolean keeps its value along the ray
+            base.insert(p.clone(), q.clone());
         } else if x.sort.is_arith() {
             for ray in &mut rays {
                 ray.insert(p.clone(), zero_of(&x.sort));
@@ -222,8 +237,8 @@ fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &
             }
         }
     }
+    base.extend(a1.iter().map(|(v, p)| (v.clone(), p.clone())));
     for v in &aux {
-        base.insert(v.clone(), a1[v].clone());
         for (ray, w) in rays.iter_mut().zip(&ws) {
             ray.insert(v.clone(), w[v].clone());
         }
@@ -233,7 +248,10 @@ fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &
             ray.insert(c.clone(), zero_of(&c.sort));
         }
     }
-    let mut query = vec![rel.stem.clone(), rel.looped.clone()];
+    // the first step of the ray on the exact loop too: a disjunct that dropped or weakened
+    // atoms (Booleans, products, strict real rows) only proposes the rays
+    let mut query = vec![rel.stem.clone(), rel.looped.clone(), substitute(&rel.looped, &base)];
+    query.extend(free.iter().flatten().map(|l| smt::build::gt(l, &zero_of(&Sort::Real))));
     query.extend(d.iter().map(|r| row_term(r, &base, false)));
     for ray in &rays {
         query.extend(d.iter().map(|r| row_term(r, ray, true)));
@@ -244,9 +262,9 @@ fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &
     let mut wanted: Vec<Term> = rel.pre.values().chain(rel.post.values()).cloned().collect();
     wanted.extend(dirs.iter().flat_map(|y| y.values().cloned()));
     wanted.extend(a1.values().cloned());
+    wanted.extend(free.iter().flatten().cloned());
     wanted.extend(ws.iter().flat_map(|w| w.values().cloned()));
     wanted.extend(rel.consts.iter().cloned());
-    wanted.extend(rel.loop_aux.keys().cloned());
     let m = oracle.model(&wanted)?;
     let value = |t: &Term| -> Option<Term> { m.get(t).cloned() };
     let x0: BTreeMap<Term, Term> = rel.vars.iter().map(|x| Some((x.clone(), value(&rel.pre[x])?))).collect::<Option<_>>()?;
@@ -262,20 +280,20 @@ fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &
         })
         .collect::<Option<_>>()?;
     let consts: HashMap<Term, Term> = rel.consts.iter().map(|c| Some((c.clone(), value(c)?))).collect::<Option<_>>()?;
-    // the loop's aux along the ray: from the disjunct's solution, else the first step's value
+    // the loop's aux along the ray: the first step's values, moving with the disjunct's rays
     let mut aux_point = BTreeMap::new();
     let mut aux_directions = vec![BTreeMap::new(); n];
     for v in rel.loop_aux.keys() {
-        if let Some(p) = a1.get(v) {
-            aux_point.insert(v.clone(), value(p)?);
+        aux_point.insert(v.clone(), value(&a1[v])?);
+        if ws[0].contains_key(v) {
             for (dv, w) in aux_directions.iter_mut().zip(&ws) {
                 dv.insert(v.clone(), value(&w[v])?);
             }
-        } else if let Some(p) = value(v) {
-            aux_point.insert(v.clone(), p);
         }
     }
-    let arg = Geometric { x0, x1, directions, lambdas: shape.lambdas.clone(), mus: shape.mus.clone(), aux_point, aux_directions };
+    let lambdas: Vec<BigRational> =
+        shape.lambdas.iter().zip(&free).map(|(l, f)| l.clone().or_else(|| literal_value(&value(f.as_ref()?)?))).collect::<Option<_>>()?;
+    let arg = Geometric { x0, x1, directions, lambdas, mus: shape.mus.clone(), aux_point, aux_directions };
     if !check_geometric(rel, &arg, integral, &consts, oracle) {
         oracle.stats.rejected += 1;
         return None;

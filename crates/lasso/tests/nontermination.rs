@@ -210,3 +210,14 @@ fn real_loops_may_have_fractional_eigenvalues() {
     let lambdas = assert_geometric_runs(&l, &arg, 10);
     assert!(lambdas.contains(&BigRational::new(5.into(), 2.into())), "{lambdas:?}");
 }
+
+#[test]
+fn strict_real_guards_still_give_rays() {
+    // while (x > 0.0) x := 2.0·x + 1.0 over the reals: the DNF weakens `x > 0` to `x ≥ 0`,
+    // so the first step is taken on the exact loop
+    let x = Term::var("x", Sort::Real);
+    let r = |v: i64| smt::build::real(BigRational::from_integer(v.into()));
+    let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &r(0))), assign(&x, add(&[mul(&[r(2), x.clone()]), r(1)]))]);
+    let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
+    assert_geometric_runs(&l, &arg, 8);
+}

@@ -212,3 +212,16 @@ fn real_variables_are_ranked_over_the_reals() {
     assert_eq!(rf.components[0].sort, Sort::Real);
     assert_ranking_valid(&l, &rf);
 }
+
+#[test]
+fn a_boolean_and_its_negation_exclude_a_case() {
+    // while (true) { b := x >= 0; assume b; x := x - 1 }: the case b ∧ x < 0 of the
+    // definition contradicts `assume b` although the DNF drops both Boolean atoms
+    let x = int_var("x");
+    let b = Term::var("b", Sort::Bool);
+    let body = vec![assign(&b, ge(&x, &int(0))), Stmt::Assume(b.clone()), assign(&x, sub(&x, &int(1)))];
+    let l = lasso(vec![], body);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_ranking_valid(&l, &rf);
+}
