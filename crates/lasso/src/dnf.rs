@@ -67,6 +67,11 @@ pub(crate) fn dnf(t: &Term, limit: usize) -> Option<Dnf> {
                 Lit::Dropped => exact = false,
             }
         }
+        for c in cuts(&rows) {
+            if !rows.contains(&c) {
+                rows.push(c);
+            }
+        }
         disjuncts.push(rows);
     }
     Some(Dnf { disjuncts, exact })
@@ -250,6 +255,45 @@ fn row(coeffs: BTreeMap<Term, BigRational>, constant: BigRational, strict: bool)
     (Row { coeffs, constant: -bound }, false)
 }
 
+/// The most integer rows whose pairs [`cuts`] combines.
+const MAX_CUT_ROWS: usize = 16;
+
+/// The integer rows that two rows of `rows` give by eliminating a variable, where rounding
+/// the bound makes them stronger than the rows' rational combination (a Chvátal–Gomory cut:
+/// `x2 ≤ x1 ∧ 1 ≤ x1 + x2` gives `1 ≤ x1`, which Farkas' lemma over the rationals misses).
+fn cuts(rows: &[Row]) -> Vec<Row> {
+    let integral: Vec<&Row> = rows.iter().filter(|r| !r.coeffs.is_empty() && r.coeffs.keys().all(|v| v.sort == Sort::Int)).collect();
+    if integral.len() > MAX_CUT_ROWS {
+        return vec![];
+    }
+    let mut out = vec![];
+    for (i, r) in integral.iter().enumerate() {
+        for s in &integral[i + 1..] {
+            for (v, a) in &r.coeffs {
+                let Some(b) = s.coeffs.get(v).filter(|b| b.is_positive() != a.is_positive()) else { continue };
+                let (wr, ws) = (b.abs(), a.abs());
+                let mut coeffs = r.coeffs.clone();
+                for c in coeffs.values_mut() {
+                    *c *= &wr;
+                }
+                for (x, c) in &s.coeffs {
+                    *coeffs.entry(x.clone()).or_insert_with(BigRational::zero) += c * &ws;
+                }
+                coeffs.retain(|_, c| !c.is_zero());
+                let Some((x, c)) = coeffs.iter().next().map(|(x, c)| (x.clone(), c.clone())) else { continue };
+                let constant = &r.constant * &wr + &s.constant * &ws;
+                let (cut, _) = row(coeffs, constant.clone(), false);
+                // the same row scaled without rounding has the constant `constant·factor`
+                let factor = &cut.coeffs[&x] / c;
+                if cut.constant > constant * factor {
+                    out.push(cut);
+                }
+            }
+        }
+    }
+    out
+}
+
 fn literal_rows(atom: &Term, pos: bool) -> Lit {
     let (op, a, b) = match (atom.op(), atom.args.as_slice()) {
         (Some(op @ (Op::Le | Op::Lt | Op::Eq)), [a, b]) if a.sort.is_arith() && b.sort.is_arith() => (op, a, b),
@@ -280,7 +324,7 @@ fn literal_rows(atom: &Term, pos: bool) -> Lit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use smt::build::{distinct, gt, int_div, ite, modulo, select};
+    use smt::build::{distinct, ge, gt, int_div, ite, modulo, select};
 
     fn x() -> Term {
         Term::var("x", Sort::Int)
@@ -319,6 +363,20 @@ mod tests {
         let parts: Vec<Term> = (0..6).map(|i| or(&[gt(&x(), &int(i)), gt(&y(), &int(i))])).collect();
         assert!(dnf(&and(&parts), 32).is_none());
         assert!(dnf(&and(&parts[..5]), 32).is_some());
+    }
+
+    #[test]
+    fn integer_rows_get_their_cuts() {
+        // x1 ≥ y ∧ x1 + y ≥ 1 over the integers: 2·x1 ≥ 1, so x1 ≥ 1
+        let x1 = Term::var("x1", Sort::Int);
+        let d = dnf(&and(&[ge(&x1, &y()), ge(&add2(x1.clone(), y()), &int(1))]), 32).unwrap();
+        let one = BigRational::one();
+        let cut = Row { coeffs: [(x1.clone(), -one.clone())].into_iter().collect(), constant: one };
+        assert!(d.disjuncts[0].contains(&cut), "{:?}", d.disjuncts);
+        // over the rationals nothing is rounded: no cut
+        assert_eq!(d.disjuncts[0].len(), 3);
+        let d = dnf(&and(&[ge(&x1, &y()), ge(&add2(x1.clone(), y()), &int(2))]), 32).unwrap();
+        assert_eq!(d.disjuncts[0].len(), 2);
     }
 
     fn add2(a: Term, b: Term) -> Term {
