@@ -9,6 +9,7 @@
 //! ray ([`nontermination`]), also checked on the exact formulas. Anything that is not checked
 //! is not returned: the answer is then `None` (unknown).
 
+mod array_rays;
 mod cells;
 mod dnf;
 mod farkas;

@@ -14,6 +14,7 @@
 //! μⱼkⱼ₊₁)yⱼ, a + Σkᵢwᵢ)` is not, so the set of states `x1 + Σkᵢyᵢ` contains `x1` and every
 //! state of it steps to another (see `NonterminationArgument::Geometric`).
 
+use crate::array_rays;
 use crate::dnf::{dnf, Row};
 use crate::relation::Relation;
 use crate::solve::Oracle;
@@ -51,13 +52,40 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
     }
     let plain = |s: &Sort| matches!(s, Sort::Int | Sort::Real | Sort::Bool);
     let others = rel.loop_aux.keys().chain(&rel.consts);
-    if !rel.vars.iter().chain(others).all(|v| plain(&v.sort)) {
-        oracle.stats.note = Some("variables of sorts other than Int, Real, Bool".into());
+    if !rel.vars.iter().chain(others).all(|v| plain(&v.sort) || matches!(v.sort, Sort::Array(..))) {
+        oracle.stats.note = Some("variables of sorts other than Int, Real, Bool and arrays".into());
         return Ok(None);
     }
+    if rel.vars.iter().any(|v| !plain(&v.sort)) {
+        return Ok(array_rays::search(&rel, settings, &mut oracle));
+    }
+    let found = rays(&rel, settings, &mut oracle, &mut |arg, oracle| check(&rel, arg, &[], &|_| HashMap::new(), oracle));
+    Ok(found.map(|arg| {
+        let original = |mp: BTreeMap<Term, Term>| -> BTreeMap<Term, Term> {
+            mp.into_iter().filter_map(|(k, v)| Some((rel.loop_aux.get(&k)?.clone(), v))).collect()
+        };
+        NonterminationArgument::Geometric {
+            x0: arg.x0,
+            x1: arg.x1,
+            directions: arg.directions,
+            eigenvalues: arg.lambdas,
+            nilpotent: arg.mus,
+            aux_point: original(arg.aux_point),
+            aux_directions: arg.aux_directions.into_iter().map(original).collect(),
+        }
+    }))
+}
+
+/// The first geometric argument of the search (see the module documentation) that `accept`s.
+pub(crate) fn rays(
+    rel: &Relation,
+    settings: &Settings,
+    oracle: &mut Oracle,
+    accept: &mut dyn FnMut(&Geometric, &mut Oracle) -> bool,
+) -> Option<Geometric> {
     let Some(loop_dnf) = dnf(&rel.looped, settings.max_disjuncts) else {
         oracle.stats.note = Some(format!("the loop has more than {} disjuncts", settings.max_disjuncts));
-        return Ok(None);
+        return None;
     };
     let changed = rel.vars.iter().filter(|x| rel.changes(x) && x.sort.is_arith()).count();
     let mut budget = MAX_SHAPE_QUERIES;
@@ -65,7 +93,7 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
         for d in &loop_dnf.disjuncts {
             let integral =
                 rel.vars.iter().chain(rel.loop_aux.keys()).chain(d.iter().flat_map(|r| r.coeffs.keys())).any(|v| v.sort == Sort::Int);
-            let mut all = shapes(&eigenvalues(&rel, d, integral), n);
+            let mut all = shapes(&eigenvalues(rel, d, integral), n);
             if n == 1 && !integral {
                 // an eigenvalue the loop's coefficients do not show (a non-linear query)
                 all.push(Shape { lambdas: vec![None], mus: vec![] });
@@ -73,24 +101,26 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
             for shape in all {
                 if oracle.expired() {
                     oracle.stats.note = Some("deadline".into());
-                    return Ok(None);
+                    return None;
                 }
                 if n > 1 {
                     if budget == 0 {
-                        return Ok(None);
+                        return None;
                     }
                     budget -= 1;
                 }
-                if let Some(arg) = geometric(&rel, d, &shape, integral, &mut oracle) {
-                    return Ok(Some(arg));
+                let Some(arg) = geometric(rel, d, &shape, integral, oracle) else { continue };
+                if accept(&arg, oracle) {
+                    return Some(arg);
                 }
+                oracle.stats.rejected += 1;
             }
         }
     }
     if !loop_dnf.exact {
         oracle.stats.note = Some("the loop is not linear".into());
     }
-    Ok(None)
+    None
 }
 
 /// `σ(x) ∧ τ(x, x)` (period 1) or `σ(x) ∧ τ(x, z) ∧ τ(z, x)` (period 2, for a loop without
@@ -193,8 +223,8 @@ fn zero_of(s: &Sort) -> Term {
     num(BigRational::zero(), s)
 }
 
-/// The geometric argument of `shape` on disjunct `d`, checked exactly.
-fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &mut Oracle) -> Option<NonterminationArgument> {
+/// A candidate geometric argument of `shape` on disjunct `d` (not yet checked).
+fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &mut Oracle) -> Option<Geometric> {
     let n = shape.lambdas.len();
     let free: Vec<Option<Term>> = shape.lambdas.iter().map(|l| l.is_none().then(|| Term::fresh("lambda", Sort::Real))).collect();
     let lambda = |i: usize, s: &Sort| match (&shape.lambdas[i], &free[i]) {
@@ -293,66 +323,68 @@ fn geometric(rel: &Relation, d: &[Row], shape: &Shape, integral: bool, oracle: &
     }
     let lambdas: Vec<BigRational> =
         shape.lambdas.iter().zip(&free).map(|(l, f)| l.clone().or_else(|| literal_value(&value(f.as_ref()?)?))).collect::<Option<_>>()?;
-    let arg = Geometric { x0, x1, directions, lambdas, mus: shape.mus.clone(), aux_point, aux_directions };
-    if !check_geometric(rel, &arg, integral, &consts, oracle) {
-        oracle.stats.rejected += 1;
-        return None;
-    }
-    let original = |mp: BTreeMap<Term, Term>| -> BTreeMap<Term, Term> {
-        mp.into_iter().filter_map(|(k, v)| Some((rel.loop_aux.get(&k)?.clone(), v))).collect()
-    };
-    Some(NonterminationArgument::Geometric {
-        x0: arg.x0,
-        x1: arg.x1,
-        directions: arg.directions,
-        eigenvalues: arg.lambdas,
-        nilpotent: arg.mus,
-        aux_point: original(arg.aux_point),
-        aux_directions: arg.aux_directions.into_iter().map(original).collect(),
-    })
+    Some(Geometric { x0, x1, directions, lambdas, mus: shape.mus.clone(), aux_point, aux_directions, consts, integral })
 }
 
 /// A geometric argument over the relation's own variables (before the loop's aux are named
-/// by their original instances).
-struct Geometric {
-    x0: BTreeMap<Term, Term>,
-    x1: BTreeMap<Term, Term>,
-    directions: Vec<BTreeMap<Term, Term>>,
-    lambdas: Vec<BigRational>,
-    mus: Vec<BigRational>,
-    aux_point: BTreeMap<Term, Term>,
-    aux_directions: Vec<BTreeMap<Term, Term>>,
+/// by their original instances), with the constants' values.
+pub(crate) struct Geometric {
+    pub x0: BTreeMap<Term, Term>,
+    pub x1: BTreeMap<Term, Term>,
+    pub directions: Vec<BTreeMap<Term, Term>>,
+    pub lambdas: Vec<BigRational>,
+    pub mus: Vec<BigRational>,
+    pub aux_point: BTreeMap<Term, Term>,
+    pub aux_directions: Vec<BTreeMap<Term, Term>>,
+    pub consts: HashMap<Term, Term>,
+    /// The `kᵢ` range over the integers.
+    pub integral: bool,
+}
+
+/// The coefficients of a ray's directions at a state of it (`kᵢ ≥ 0`) and at its successor
+/// (`1 + λⱼkⱼ + μⱼkⱼ₊₁`).
+pub(crate) struct Ray {
+    pub ks: Vec<Term>,
+    pub next: Vec<Term>,
 }
 
 /// `base + Σ coefᵢ·dirᵢ` of sort `s` (the coefficients are Int or Real terms).
-fn along(base: &Term, dirs: &[Term], coefs: &[Term], s: &Sort) -> Term {
+pub(crate) fn along(base: &Term, dirs: &[Term], coefs: &[Term], s: &Sort) -> Term {
     let scaled =
         dirs.iter().zip(coefs).map(|(d, c)| times(d, &if *s == Sort::Real && c.sort == Sort::Int { to_real(c) } else { c.clone() }));
     add(&[vec![base.clone()], scaled.collect()].concat())
 }
 
-/// The exact check of a geometric argument (see the module documentation).
-fn check_geometric(rel: &Relation, arg: &Geometric, integral: bool, consts: &HashMap<Term, Term>, oracle: &mut Oracle) -> bool {
+/// The exact check of a geometric argument (see the module documentation): the reach query
+/// has the extra `pins`, and `arrays` gives the values of array variables along the ray.
+pub(crate) fn check(
+    rel: &Relation,
+    arg: &Geometric,
+    pins: &[Term],
+    arrays: &dyn Fn(&Ray) -> HashMap<Term, Term>,
+    oracle: &mut Oracle,
+) -> bool {
     let literal = |m: &BTreeMap<Term, Term>| m.values().all(|v| literal_value(v).is_some());
     if !arg.directions.iter().chain(&arg.aux_directions).all(literal) {
         return false;
     }
     // the stem reaches x0 and one iteration leads to x1
-    let mut first: HashMap<Term, Term> = consts.clone();
-    for x in &rel.vars {
+    let mut first: HashMap<Term, Term> = arg.consts.clone();
+    for x in rel.vars.iter().filter(|x| arg.x0.contains_key(*x)) {
+        if !rel.changes(x) && arg.x0[x] != arg.x1[x] {
+            return false;
+        }
         first.insert(rel.pre[x].clone(), arg.x0[x].clone());
         first.insert(rel.post[x].clone(), arg.x1[x].clone());
     }
-    if rel.vars.iter().any(|x| !rel.changes(x) && arg.x0[x] != arg.x1[x]) {
-        return false;
-    }
-    let reach = [substitute(&rel.stem, &first), substitute(&rel.looped, &first)];
+    let mut reach = vec![substitute(&rel.stem, &first), substitute(&rel.looped, &first)];
+    reach.extend(pins.iter().cloned());
     if oracle.check(&reach) != SatResult::Sat {
         return false;
     }
     // every k ≥ 0: τ(x1 + Σkᵢyᵢ, x1 + Σⱼ(1 + λⱼkⱼ + μⱼkⱼ₊₁)yⱼ, a + Σkᵢwᵢ)
     let n = arg.lambdas.len();
-    let ksort = if integral { Sort::Int } else { Sort::Real };
+    let ksort = if arg.integral { Sort::Int } else { Sort::Real };
     let ks: Vec<Term> = (0..n).map(|_| Term::fresh("k", ksort.clone())).collect();
     let next: Vec<Term> = (0..n)
         .map(|j| {
@@ -363,15 +395,16 @@ fn check_geometric(rel: &Relation, arg: &Geometric, integral: bool, consts: &Has
             add(&c)
         })
         .collect();
-    let mut sigma: HashMap<Term, Term> = consts.clone();
-    for x in &rel.vars {
+    let ray = Ray { ks, next };
+    let mut sigma: HashMap<Term, Term> = arg.consts.clone();
+    for x in rel.vars.iter().filter(|x| arg.x1.contains_key(*x)) {
         let (p, q) = (&rel.pre[x], &rel.post[x]);
         if !rel.changes(x) {
             sigma.insert(p.clone(), arg.x1[x].clone());
         } else if x.sort.is_arith() {
             let ys: Vec<Term> = arg.directions.iter().map(|y| y[x].clone()).collect();
-            sigma.insert(p.clone(), along(&arg.x1[x], &ys, &ks, &x.sort));
-            sigma.insert(q.clone(), along(&arg.x1[x], &ys, &next, &x.sort));
+            sigma.insert(p.clone(), along(&arg.x1[x], &ys, &ray.ks, &x.sort));
+            sigma.insert(q.clone(), along(&arg.x1[x], &ys, &ray.next, &x.sort));
         } else {
             sigma.insert(p.clone(), arg.x1[x].clone());
             sigma.insert(q.clone(), arg.x1[x].clone());
@@ -380,14 +413,15 @@ fn check_geometric(rel: &Relation, arg: &Geometric, integral: bool, consts: &Has
     for (v, p) in &arg.aux_point {
         let t = if v.sort.is_arith() {
             let ws: Vec<Term> = arg.aux_directions.iter().map(|w| w.get(v).cloned().unwrap_or_else(|| zero_of(&v.sort))).collect();
-            along(p, &ws, &ks, &v.sort)
+            along(p, &ws, &ray.ks, &v.sort)
         } else {
             p.clone()
         };
         sigma.insert(v.clone(), t);
     }
+    sigma.extend(arrays(&ray));
     let step = substitute(&rel.looped, &sigma);
-    let mut query: Vec<Term> = ks.iter().map(|k| ge(k, &zero_of(&ksort))).collect();
+    let mut query: Vec<Term> = ray.ks.iter().map(|k| ge(k, &zero_of(&ksort))).collect();
     query.push(not(&step));
     oracle.check(&query) == SatResult::Unsat
 }

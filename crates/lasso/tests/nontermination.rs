@@ -125,14 +125,24 @@ fn skip_loop_is_a_fixed_point() {
 }
 
 #[test]
-fn arrays_and_products_give_no_argument() {
-    // while (a[0] > 0) a[0] := a[0] + 1 — it does not terminate, but we cannot argue
+fn array_cells_move_along_rays() {
+    // while (a[0] > 0) a[0] := a[0] + 1: the cell a[0] grows forever
     let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
     let cell = select(&a, &int(0));
     let l = lasso(vec![], vec![Stmt::Assume(gt(&cell, &int(0))), assign(&a, store(&a, &int(0), &add(&[cell.clone(), int(1)])))]);
-    let mut stats = Stats::default();
-    assert_eq!(nontermination_with_stats(&l, &Settings::default(), &mut stats).unwrap(), None);
-    assert!(stats.note.is_some());
+    let arg = nontermination(&l, &Settings::default()).unwrap().expect("an argument");
+    let NonterminationArgument::Geometric { x1, directions, .. } = &arg else { panic!("not geometric: {arg:?}") };
+    assert!(value(&x1[&cell]) > BigRational::from_integer(0.into()));
+    assert_eq!(value(&directions[0][&cell]), BigRational::from_integer(1.into()));
+    // while (a[0] > 0) { a[0] := a[0] + 1; a[1] := a[0] - 5 }: the loop also writes a cell it
+    // does not read at its head; the exact check refuses the ray of a[0] alone
+    let write = assign(&a, store(&a, &int(1), &add(&[select(&a, &int(0)), int(-5)])));
+    let l = lasso(vec![], vec![Stmt::Assume(gt(&cell, &int(0))), assign(&a, store(&a, &int(0), &add(&[cell.clone(), int(1)]))), write]);
+    assert_eq!(nontermination(&l, &Settings::default()).unwrap(), None);
+}
+
+#[test]
+fn products_give_no_argument() {
     // while (x > 0) x := x*x + 1: no fixed point, and not linear
     let x = int_var("x");
     let l = lasso(vec![], vec![Stmt::Assume(gt(&x, &int(0))), assign(&x, add(&[mul(&[x.clone(), x.clone()]), int(1)]))]);
