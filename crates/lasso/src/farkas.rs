@@ -6,11 +6,11 @@
 //! either `λA + Σ μₜpₜ = c` and `λk + Σ μₜpₜ₀ ≥ c₀` (the sum of the premises is the conclusion,
 //! loosened), or `λA + Σ μₜpₜ = 0` and `λk + Σ μₜpₜ₀ ≥ 1` (the premises are contradictory).
 //! Rows `A·z + k ≤ 0` have rational coefficients; the *template premises* `pₜ` have unknown
-//! coefficients, so `μₜ·pₜ` is a product of unknowns unless `μₜ` is fixed: [`Mode`].
+//! coefficients, so `μₜ·pₜ` is a product of unknowns unless `μₜ` ranges over {0, 1}: [`Mode`].
 
 use crate::dnf::Row;
 use num_rational::BigRational;
-use smt::build::{add, and, eq, ge, mul, or, real};
+use smt::build::{add, and, eq, ge, ite, mul, or, real};
 use smt::{Sort, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -66,8 +66,10 @@ impl Affine {
 /// How the multipliers of template premises are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// Every template premise gets the multiplier 1: the constraints stay linear (a premise
-    /// that does not help must then be cancelled by the others, or be trivial).
+    /// The supporting invariants get the multiplier 1 (one that does not help must then be
+    /// cancelled by the others, or be trivial), the template's own premises 0 or 1 (a Boolean
+    /// unknown chooses, as Leike & Heizmann fix them to {0, 1}): the constraints stay linear.
+    /// (Choosing for the invariants too makes unsatisfiable problems slow to refute.)
     Linear,
     /// Each multiplier is an unknown `μ ≥ 0`: products of unknowns (non-linear real
     /// arithmetic, complete for the template but harder for the solver).
@@ -91,10 +93,12 @@ impl Constraints {
         l
     }
 
-    /// Adds constraints under which `rows ∧ ⋀ premises ≤ 0 ⟹ conclusion ≤ 0` holds over ℚ.
-    pub fn implication(&mut self, rows: &[Row], premises: &[Affine], conclusion: &Affine, mode: Mode) {
+    /// Adds constraints under which `rows ∧ ⋀ invariants ≤ 0 ∧ ⋀ premises ≤ 0 ⟹ conclusion ≤ 0`
+    /// holds over ℚ (the supporting invariants' and the template's premises differ in their
+    /// multipliers: see [`Mode`]).
+    pub fn implication(&mut self, rows: &[Row], invariants: &[Affine], premises: &[Affine], conclusion: &Affine, mode: Mode) {
         let mut vars: BTreeSet<&Term> = rows.iter().flat_map(|r| r.coeffs.keys()).collect();
-        vars.extend(premises.iter().flat_map(|p| p.coeffs.keys()));
+        vars.extend(invariants.iter().chain(premises).flat_map(|p| p.coeffs.keys()));
         vars.extend(conclusion.coeffs.keys());
         let mut sums: BTreeMap<&Term, Vec<Term>> = vars.iter().map(|v| (*v, vec![])).collect();
         let mut constant = vec![];
@@ -105,19 +109,22 @@ impl Constraints {
             }
             constant.push(mul(&[rat(&r.constant), l]));
         }
-        for p in premises {
-            let scaled = |t: &Term, mu: &Option<Term>| match mu {
-                Some(mu) => mul(&[mu.clone(), t.clone()]),
-                None => t.clone(),
-            };
+        let invariants = invariants.iter().map(|p| (p, true));
+        for (p, invariant) in invariants.chain(premises.iter().map(|p| (p, false))) {
             let mu = match mode {
-                Mode::Linear => None,
+                Mode::Linear if invariant => None,
+                Mode::Linear => Some(Term::fresh("used", Sort::Bool)),
                 Mode::Nonlinear => Some(self.multiplier()),
             };
+            let scaled = |t: &Term| match (mode, &mu) {
+                (_, None) => t.clone(),
+                (Mode::Linear, Some(b)) => ite(b, t, &lit(0)),
+                (Mode::Nonlinear, Some(m)) => mul(&[m.clone(), t.clone()]),
+            };
             for (v, c) in &p.coeffs {
-                sums.entry(v).or_default().push(scaled(c, &mu));
+                sums.entry(v).or_default().push(scaled(c));
             }
-            constant.push(scaled(&p.constant, &mu));
+            constant.push(scaled(&p.constant));
         }
         let zero = lit(0);
         let total = |parts: &[Term]| if parts.is_empty() { zero.clone() } else { add(parts) };

@@ -137,18 +137,17 @@ fn attempt(
     let si_pre: Vec<_> = sis.iter().map(|s| s.at(&rel.pre).negated()).collect();
     for s in &sis {
         for d in &stem_dnf.disjuncts {
-            cs.implication(d, &[], &s.at(&rel.pre).negated(), mode);
+            cs.implication(d, &[], &[], &s.at(&rel.pre).negated(), mode);
         }
         for d in &loop_dnf.disjuncts {
-            cs.implication(d, &si_pre, &s.at(&rel.post).negated(), mode);
+            cs.implication(d, &si_pre, &[], &s.at(&rel.post).negated(), mode);
         }
     }
     let f: Vec<_> = comps.iter().map(|c| c.at(&rel.pre)).collect();
     let g: Vec<_> = comps.iter().map(|c| c.at(&rel.post)).collect();
     for c in conditions(t, &f, &g) {
-        let premises = [si_pre.clone(), c.premises].concat();
         for d in &loop_dnf.disjuncts {
-            cs.implication(d, &premises, &c.conclusion, mode);
+            cs.implication(d, &si_pre, &c.premises, &c.conclusion, mode);
         }
     }
     match oracle.check(&cs.terms) {
