@@ -225,3 +225,17 @@ fn a_boolean_and_its_negation_exclude_a_case() {
     assert_eq!(rf.template, Template::Affine);
     assert_ranking_valid(&l, &rf);
 }
+
+#[test]
+fn a_template_premise_that_does_not_help_is_left_out() {
+    // while (x >= 0 || y >= 0) { x--; y-- }: multiphase (y + 1, x + 1) — once y < 0 the
+    // guard gives x ≥ 0 in the case `x >= 0` without the premise `y + 1 ≤ 0`, which no row
+    // of that case could cancel; the linear problems find it
+    let (x, y) = (int_var("x"), int_var("y"));
+    let guard = Stmt::Assume(smt::build::or(&[ge(&x, &int(0)), ge(&y, &int(0))]));
+    let l = lasso(vec![], vec![guard, assign(&x, sub(&x, &int(1))), assign(&y, sub(&y, &int(1)))]);
+    let linear = Settings { stage: lasso::Stage::Linear, ..Settings::default() };
+    let rf = ranking_function(&l, &linear).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Multiphase(2));
+    assert_ranking_valid(&l, &rf);
+}
