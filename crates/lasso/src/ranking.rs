@@ -20,7 +20,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
-use smt::build::{ge, int};
+use smt::build::{eq, ge, int};
 use smt::linear::{to_term, LinExpr};
 use smt::{SatResult, Sort, Term};
 use std::collections::BTreeMap;
@@ -158,7 +158,21 @@ fn attempt(
         }
     }
     let unknowns: Vec<Term> = comps.iter().chain(&sis).flat_map(|u| u.unknowns()).collect();
-    let values: BTreeMap<Term, BigRational> = unknowns.iter().cloned().zip(oracle.rationals(&unknowns)?).collect();
+    let mut values: BTreeMap<Term, BigRational> = unknowns.iter().cloned().zip(oracle.rationals(&unknowns)?).collect();
+    // Components without the variables the loop keeps, where they exist: a bound that leans
+    // on a kept variable (`N + 4·i` of an outer loop whose inner loop ran `N` times) needs the
+    // stem's facts about it, and the certificate's predicates then count the inner loop's
+    // iterations instead of leaving them out.
+    let kept: Vec<Term> = comps.iter().flat_map(|u| u.coeffs.iter().filter(|(x, _)| !rel.changes(x)).map(|(_, c)| c.clone())).collect();
+    if mode == Mode::Linear && kept.iter().any(|c| values.get(c).is_some_and(|v| !v.is_zero())) {
+        let zero = BigRational::zero();
+        let simpler: Vec<Term> = cs.terms.iter().cloned().chain(kept.iter().map(|c| eq(c, &smt::build::real(zero.clone())))).collect();
+        if oracle.check(&simpler) == SatResult::Sat {
+            if let Some(v) = oracle.rationals(&unknowns) {
+                values = unknowns.iter().cloned().zip(v).collect();
+            }
+        }
+    }
     let comp_values: Vec<(BTreeMap<Term, BigRational>, BigRational)> = comps.iter().map(|u| read(u, &values)).collect();
     // one factor and one sort for all components: the templates' conditions relate them
     let den = comp_values.iter().flat_map(|(c, k)| c.values().chain([k])).fold(BigInt::one(), |acc, r| acc.lcm(r.denom()));
