@@ -239,3 +239,16 @@ fn a_template_premise_that_does_not_help_is_left_out() {
     assert_eq!(rf.template, Template::Multiphase(2));
     assert_ranking_valid(&l, &rf);
 }
+
+#[test]
+fn ranking_functions_leave_out_kept_variables_where_they_can() {
+    // assume n > 0; while (i > 0 && j <= n) { i := i - 1 }: `i` ranks the loop; a function that
+    // adds the kept `n` or `j` would hold too, but only under the stem's facts
+    let (i, j, n) = (int_var("i"), int_var("j"), int_var("n"));
+    let body = vec![Stmt::Assume(gt(&i, &int(0))), Stmt::Assume(smt::build::le(&j, &n)), assign(&i, sub(&i, &int(1)))];
+    let l = lasso(vec![Stmt::Assume(gt(&n, &int(0)))], body);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    let vars = smt::subst::free_vars(&rf.components[0]);
+    assert!(vars.iter().all(|v| *v == i), "{rf:?}");
+    assert_ranking_valid(&l, &rf);
+}
