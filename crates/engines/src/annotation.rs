@@ -114,9 +114,16 @@ pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64, spec: &SolverSpec) -> Opt
 
 /// The proof of a TRUE answer for one entry procedure, checked with a solver of `spec`.
 pub fn proof(entry: &str, cfg: &Cfg, inv: &[Term], deadline: Option<Instant>, spec: &SolverSpec) -> Proof {
-    let inv = simplify_all(inv, deadline);
+    let simplified = simplify_all(inv, deadline);
     let left = millis_left(deadline, 10_000);
-    let checked = if left > 0 { check(cfg, &inv, left, spec) } else { None };
+    let mut checked = if left > 0 { check(cfg, &simplified, left, spec) } else { None };
+    // a simplification cut off by its time limit may not be equivalent: then the proof as found
+    let inv = if checked == Some(false) {
+        checked = check(cfg, inv, millis_left(deadline, 10_000).max(1), spec);
+        inv.to_vec()
+    } else {
+        simplified
+    };
     let invariants = marks_of(None, cfg, 0).into_iter().map(|m| m.invariant(entry, inv[m.loc].clone())).collect();
     Proof { invariants, checked, ..Proof::default() }
 }

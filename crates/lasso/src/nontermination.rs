@@ -7,9 +7,10 @@
 //! on one disjunct `D` of the loop's DNF: `σ(x0) ∧ τ(x0, x1) ∧ τ(x1, x1 + Σyᵢ, a) ∧
 //! D(x1, x1 + Σyᵢ, a) ∧ ⋀ᵢ D⁰(yᵢ, λᵢyᵢ + μᵢ₋₁yᵢ₋₁, wᵢ)` (`D⁰` the homogeneous rows: each is a
 //! ray of `D`'s polyhedron), linear for a fixed shape `(λ, μ)` and a linear loop (a disjunct
-//! that dropped atoms or weakened strict ones only proposes rays). The eigenvalues tried are 1, 2, 3 and the
-//! coefficients with which the loop scales a variable (`x := 2.5·x + ..`); integers only
-//! when a variable of the argument is an integer. Then it is checked without the DNF:
+//! that dropped atoms or weakened strict ones only proposes rays). The eigenvalues tried are
+//! 1, 2, 3 and the coefficients with which the loop scales a variable (`x := 2.5·x + ..`);
+//! integers only when a variable of the argument is an integer. Then it is checked without
+//! the DNF:
 //! `σ(x0) ∧ τ(x0, x1)` is satisfiable and `⋀ kᵢ ≥ 0 ∧ ¬τ(x1 + Σkᵢyᵢ, x1 + Σⱼ(1 + λⱼkⱼ +
 //! μⱼkⱼ₊₁)yⱼ, a + Σkᵢwᵢ)` is not, so the set of states `x1 + Σkᵢyᵢ` contains `x1` and every
 //! state of it steps to another (see `NonterminationArgument::Geometric`).
