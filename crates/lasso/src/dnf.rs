@@ -373,8 +373,8 @@ mod tests {
         let one = BigRational::one();
         let cut = Row { coeffs: [(x1.clone(), -one.clone())].into_iter().collect(), constant: one };
         assert!(d.disjuncts[0].contains(&cut), "{:?}", d.disjuncts);
-        // over the rationals nothing is rounded: no cut
         assert_eq!(d.disjuncts[0].len(), 3);
+        // 2·x1 ≥ 2 rounds to nothing stronger: no cut
         let d = dnf(&and(&[ge(&x1, &y()), ge(&add2(x1.clone(), y()), &int(2))]), 32).unwrap();
         assert_eq!(d.disjuncts[0].len(), 2);
     }
