@@ -9,7 +9,7 @@
 //! scalar check) *for every array `B`*, the arrays the loop reached included.
 
 use crate::cells::Cells;
-use crate::nontermination::{along, check, rays, Geometric, Ray};
+use crate::nontermination::{along, check, rays, Ray};
 use crate::relation::Relation;
 use crate::solve::Oracle;
 use crate::{NonterminationArgument, Settings};
@@ -60,19 +60,8 @@ pub(crate) fn search(rel: &Relation, settings: &Settings, oracle: &mut Oracle) -
         };
         check(rel, arg, &pins, &along_ray, oracle)
     })?;
-    let named = |m: BTreeMap<Term, Term>| -> BTreeMap<Term, Term> {
-        m.into_iter().map(|(k, v)| (cells.terms.get(&k).cloned().unwrap_or(k), v)).collect()
-    };
-    let Geometric { x0, x1, directions, lambdas, mus, .. } = found;
-    Some(NonterminationArgument::Geometric {
-        x0: named(x0),
-        x1: named(x1),
-        directions: directions.into_iter().map(named).collect(),
-        eigenvalues: lambdas,
-        nilpotent: mus,
-        aux_point: BTreeMap::new(),
-        aux_directions: vec![],
-    })
+    // the scalars keep their names, the cells become selects; the reads left are no loop aux
+    Some(found.into_argument(&|x| cells.terms.get(&x).cloned().unwrap_or(x), &|_| None))
 }
 
 /// The index of `cell` (`select(a, i)` over canonical variables) in `state`.

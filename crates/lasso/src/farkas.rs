@@ -109,8 +109,8 @@ impl Constraints {
             }
             constant.push(mul(&[rat(&r.constant), l]));
         }
-        let invariants = invariants.iter().map(|p| (p, true));
-        for (p, invariant) in invariants.chain(premises.iter().map(|p| (p, false))) {
+        let tagged = invariants.iter().map(|p| (p, true)).chain(premises.iter().map(|p| (p, false)));
+        for (p, invariant) in tagged {
             let mu = match mode {
                 Mode::Linear if invariant => None,
                 Mode::Linear => Some(Term::fresh("used", Sort::Bool)),

@@ -61,20 +61,7 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
         return Ok(array_rays::search(&rel, settings, &mut oracle));
     }
     let found = rays(&rel, settings, &mut oracle, &mut |arg, oracle| check(&rel, arg, &[], &|_| HashMap::new(), oracle));
-    Ok(found.map(|arg| {
-        let original = |mp: BTreeMap<Term, Term>| -> BTreeMap<Term, Term> {
-            mp.into_iter().filter_map(|(k, v)| Some((rel.loop_aux.get(&k)?.clone(), v))).collect()
-        };
-        NonterminationArgument::Geometric {
-            x0: arg.x0,
-            x1: arg.x1,
-            directions: arg.directions,
-            eigenvalues: arg.lambdas,
-            nilpotent: arg.mus,
-            aux_point: original(arg.aux_point),
-            aux_directions: arg.aux_directions.into_iter().map(original).collect(),
-        }
-    }))
+    Ok(found.map(|arg| arg.into_argument(&|x| x, &|a| rel.loop_aux.get(a).cloned())))
 }
 
 /// The first geometric argument of the search (see the module documentation) that `accept`s.
@@ -340,6 +327,24 @@ pub(crate) struct Geometric {
     pub consts: HashMap<Term, Term>,
     /// The `kᵢ` range over the integers.
     pub integral: bool,
+}
+
+impl Geometric {
+    /// The argument with its states' variables named by `state` and the loop's aux by `aux`
+    /// (those it does not name are left out).
+    pub fn into_argument(self, state: &dyn Fn(Term) -> Term, aux: &dyn Fn(&Term) -> Option<Term>) -> NonterminationArgument {
+        let states = |m: BTreeMap<Term, Term>| m.into_iter().map(|(k, v)| (state(k), v)).collect();
+        let auxes = |m: BTreeMap<Term, Term>| m.into_iter().filter_map(|(k, v)| Some((aux(&k)?, v))).collect();
+        NonterminationArgument::Geometric {
+            x0: states(self.x0),
+            x1: states(self.x1),
+            directions: self.directions.into_iter().map(states).collect(),
+            eigenvalues: self.lambdas,
+            nilpotent: self.mus,
+            aux_point: auxes(self.aux_point),
+            aux_directions: self.aux_directions.into_iter().map(auxes).collect(),
+        }
+    }
 }
 
 /// The coefficients of a ray's directions at a state of it (`kᵢ ≥ 0`) and at its successor
