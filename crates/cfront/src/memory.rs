@@ -235,11 +235,15 @@ impl Fx<'_> {
                 Cell::Int(t) => {
                     // memory holds integers in both semantics
                     let v = cell_get(&mem_int(), &m.b, &o);
-                    if !self.tr.reinterpreting {
-                        // (a program that reads cells as another type reads them modulo its size)
+                    // a cell holds a value of its type (no wrap needed), unless the program
+                    // reads cells as another type: then it reads them modulo its size
+                    let from = if self.tr.reinterpreting {
+                        CType::MathInt
+                    } else {
                         ranges.push(self.range(&v, t));
-                    }
-                    vals.push(crate::conv::convert(&v, &CType::MathInt, t, self.tr.sem()));
+                        t.clone()
+                    };
+                    vals.push(crate::conv::convert(&v, &from, t, self.tr.sem()));
                 }
                 Cell::Ptr => {
                     vals.push(cell_get(&mem_base(), &m.b, &o));

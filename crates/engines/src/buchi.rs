@@ -27,7 +27,7 @@ use crate::{Config, Counterexample, Stats, Verdict};
 use automata::{shortest_lasso_in_difference, Lasso, LazyDba, Nfa};
 use ir::{Cfg, Stmt, TransFormula, Violation, ViolationKind};
 use refine::source::Infeasible;
-use refine::{check_trace, TraceCheck};
+use refine::{check_trace, conjunct_core, TraceCheck};
 use smt::build::{and, and2, eq, ff, not, or2};
 use smt::{Sort, Term};
 use std::collections::{BTreeSet, HashMap};
@@ -311,6 +311,13 @@ impl Run<'_> {
             TraceCheck::Feasible(_) => return Ok(None),
             TraceCheck::Unknown(r) => return Err(format!("trace check: {r}")),
             TraceCheck::Infeasible { core } => core,
+        };
+        // a lasso's letters are large blocks: their conjuncts that the contradiction does not
+        // use (branch conditions, memory updates) would only weigh on the assertions
+        let cut = timed(&mut stats.time_trace_check_ms, || conjunct_core(trace, self.session.refiner.trace.as_mut()));
+        let (trace, core) = match &cut {
+            Some(cut) => (cut.as_slice(), (0..cut.len()).filter(|&i| !cut[i].formula.is_true()).collect()),
+            None => (trace, core),
         };
         let started = std::time::Instant::now();
         let sequences = self.session.refiner.sequences(&Infeasible { trace, core: &core }, None, None, stats);

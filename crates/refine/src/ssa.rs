@@ -29,6 +29,17 @@ pub fn step_of_name(name: &str) -> Option<usize> {
     name.strip_prefix('s')?.parse().ok()
 }
 
+/// The name under which conjunct `j` of step `i` is asserted (for cores finer than steps).
+pub fn conjunct_name(i: usize, j: usize) -> String {
+    format!("c{i}_{j}")
+}
+
+/// The step and conjunct a name from [`conjunct_name`] stands for.
+pub fn conjunct_of_name(name: &str) -> Option<(usize, usize)> {
+    let (i, j) = name.strip_prefix('c')?.split_once('_')?;
+    Some((i.parse().ok()?, j.parse().ok()?))
+}
+
 /// The canonical variables a transition formula mentions (in or out).
 pub fn mentioned_vars(tf: &TransFormula) -> BTreeSet<Term> {
     tf.in_vars.keys().chain(tf.out_vars.keys()).cloned().collect()
@@ -38,7 +49,7 @@ fn version_var(x: &Term, pos: usize) -> Term {
     Term::var(&format!("{}@ssa{pos}", x.var_name().unwrap_or("v")), x.sort.clone())
 }
 
-fn aux_var(a: &Term, step: usize) -> Term {
+pub(crate) fn aux_var(a: &Term, step: usize) -> Term {
     Term::var(&format!("{}@aux{step}", a.var_name().unwrap_or("v")), a.sort.clone())
 }
 

@@ -1,8 +1,10 @@
 //! The trace check: is a trace (from precondition `true` to postcondition `false`) feasible?
 
 use crate::nested::Nesting;
-use crate::ssa::{ssa_scoped, step_name, step_of_name};
+use crate::ssa::{aux_var, conjunct_name, conjunct_of_name, rename_step, ssa, ssa_scoped, step_name, step_of_name};
 use ir::TransFormula;
+use smt::build::and;
+use smt::subst::conjuncts;
 use smt::{SatResult, Solver, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -86,6 +88,40 @@ pub fn infeasible_core(trace: &[TransFormula], solver: &mut dyn Solver) -> Resul
         TraceCheck::Feasible(_) => Ok(None),
         TraceCheck::Unknown(why) => Err(why),
     }
+}
+
+/// An infeasible flat `trace` with each step cut down to the conjuncts of its formula that an
+/// unsat core names (a step keeps its variables: one without conjuncts assigns arbitrary values
+/// to what it writes). Every step's relation only grows and the trace stays infeasible, so an
+/// assertion sequence of the result is one of `trace`, made of the facts its infeasibility
+/// uses: a large block's branch conditions and memory updates that the contradiction does not
+/// need stay out of its strongest post. `None` if the trace is feasible, the solver does not
+/// decide, or the trace is too long or over bit-vectors to be checked with names.
+pub fn conjunct_core(trace: &[TransFormula], solver: &mut dyn Solver) -> Option<Vec<TransFormula>> {
+    let parts: Vec<Vec<Term>> = trace.iter().map(|tf| conjuncts(&tf.formula)).collect();
+    if parts.iter().map(Vec::len).sum::<usize>() > MAX_NAMED_STEPS || trace.iter().any(|tf| tf.formula.has_bitvector()) {
+        return None;
+    }
+    let versions = ssa(trace).versions;
+    solver.push();
+    for (i, (tf, cs)) in trace.iter().zip(&parts).enumerate() {
+        for (j, c) in cs.iter().enumerate() {
+            let part = TransFormula { formula: c.clone(), ..tf.clone() };
+            let renamed = rename_step(&part, &versions[i], &versions[i + 1], &mut |a| aux_var(a, i));
+            solver.assert_named(&conjunct_name(i, j), &renamed);
+        }
+    }
+    let core = match solver.check() {
+        SatResult::Unsat => solver.unsat_core().ok(),
+        _ => None,
+    };
+    solver.pop();
+    let core: BTreeSet<(usize, usize)> = core?.iter().filter_map(|n| conjunct_of_name(n)).collect();
+    let cut = |(i, (tf, cs)): (usize, (&TransFormula, Vec<Term>))| {
+        let kept: Vec<Term> = cs.into_iter().enumerate().filter(|(j, _)| core.contains(&(i, *j))).map(|(_, c)| c).collect();
+        TransFormula { formula: and(&kept), ..tf.clone() }
+    };
+    Some(trace.iter().zip(parts).enumerate().map(cut).collect())
 }
 
 /// The longest trace checked with a name for each step (for its unsat core).

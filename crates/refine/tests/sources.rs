@@ -4,7 +4,7 @@ use ir::{Stmt, TransFormula};
 use num_bigint::BigInt;
 use refine::farkas::{farkas_sequence, farkas_sequence_of, Strength};
 use refine::hoare::{sp, wp, HoareChecker, Validity};
-use refine::{assertion_sequence, check_scoped_trace_with_hints, check_trace, is_inductive, RefineError, Sequence, Source, TraceCheck};
+use refine::{assertion_sequence, check_scoped_trace_with_hints, check_trace, conjunct_core, is_inductive, RefineError, Sequence, Source, TraceCheck};
 use smt::build::*;
 use smt::subst::free_vars;
 use smt::z3backend::Z3Solver;
@@ -618,4 +618,29 @@ fn boxes_strengthen_interpolants_to_perfect_sequences() {
     assert!(seq.preds[1..3].iter().all(|p| p.args.contains(&box_fact)), "{:?}", seq.preds);
     assert!(is_perfect(&seq.preds, &trace, &path, &mut hoare));
     assert!(is_inductive(&seq.preds, &trace, &mut s));
+}
+
+/// A large block's conjuncts that the contradiction does not use are cut: `assume a[i] > 0;
+/// a[i] := 0; i := i + 1` keeps `i := i + 1` only, so `a` is arbitrary after it.
+#[test]
+fn conjunct_core_cuts_what_the_contradiction_does_not_use() {
+    let (i, n) = (iv("i"), iv("n"));
+    let a = Term::var("a", Sort::array(Sort::Int, Sort::Int));
+    let block = Stmt::Seq(vec![
+        Stmt::Assume(gt(&select(&a, &i), &int(0))),
+        Stmt::Assign(vec![(a.clone(), store(&a, &i, &int(0)))]),
+        Stmt::Assign(vec![(i.clone(), add(&[i.clone(), int(1)]))]),
+    ])
+    .trans_formula();
+    let trace = vec![assume(eq(&i, &n)), block.clone(), assume(le(&i, &n))];
+    let cut = conjunct_core(&trace, &mut solver()).expect("infeasible");
+    assert_eq!(cut.len(), 3);
+    assert_eq!(cut[0], trace[0]);
+    assert_eq!(cut[1].in_vars, block.in_vars);
+    assert_eq!(cut[1].out_vars, block.out_vars);
+    assert!(!free_vars(&cut[1].formula).iter().any(|v| v.sort != Sort::Int), "{}", cut[1].formula);
+    // each cut step over-approximates its step, and the cut trace stays infeasible
+    assert!(matches!(check_trace(&cut, &mut solver()), TraceCheck::Infeasible { .. }));
+    // a feasible trace has no core
+    assert!(conjunct_core(&[assume(eq(&i, &n)), block], &mut solver()).is_none());
 }
