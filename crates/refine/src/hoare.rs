@@ -106,7 +106,6 @@ fn solve_triple(pre: &Term, tf: &TransFormula, post: &Term, solver: &mut dyn Sol
     }
     solver.push();
     solver.assert(&q);
-    tracing::trace!("TMP triple {pre} || {} || {post}", tf.formula);
     let r = solver.check();
     solver.pop();
     match r {

@@ -20,7 +20,9 @@ pub mod transformer;
 
 pub use error::RefineError;
 pub use hoare::{HoareChecker, HoareStats, Validity};
-pub use trace_check::{check_scoped_trace, check_scoped_trace_with_hints, check_trace, conjunct_core, infeasible_core, Counterexample, TraceCheck};
+pub use trace_check::{
+    check_scoped_trace, check_scoped_trace_with_hints, check_trace, conjunct_core, infeasible_core, Counterexample, TraceCheck,
+};
 
 use ir::TransFormula;
 use newton::{NewtonOptions, Transformer};

@@ -5,7 +5,7 @@ use crate::ssa::{aux_var, conjunct_name, conjunct_of_name, rename_step, ssa, ssa
 use ir::TransFormula;
 use smt::build::and;
 use smt::subst::conjuncts;
-use smt::{SatResult, Solver, Term};
+use smt::{SatResult, Solver, Sort, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A feasible trace's witness: values of the canonical variables at each position.
@@ -103,25 +103,53 @@ pub fn conjunct_core(trace: &[TransFormula], solver: &mut dyn Solver) -> Option<
         return None;
     }
     let versions = ssa(trace).versions;
-    solver.push();
+    let mut renamed: BTreeMap<(usize, usize), Term> = BTreeMap::new();
     for (i, (tf, cs)) in trace.iter().zip(&parts).enumerate() {
         for (j, c) in cs.iter().enumerate() {
             let part = TransFormula { formula: c.clone(), ..tf.clone() };
-            let renamed = rename_step(&part, &versions[i], &versions[i + 1], &mut |a| aux_var(a, i));
-            solver.assert_named(&conjunct_name(i, j), &renamed);
+            renamed.insert((i, j), rename_step(&part, &versions[i], &versions[i + 1], &mut |a| aux_var(a, i)));
         }
+    }
+    let mut core = unsat_core_of(&renamed, &renamed.keys().copied().collect(), solver)?;
+    // Z3's cores are not minimal: the conjuncts over arrays, which weigh most on assertions,
+    // are dropped one by one while the rest stays contradictory
+    let over_arrays: Vec<(usize, usize)> =
+        core.iter().copied().filter(|k| renamed[k].any_subterm(|t| matches!(t.sort, Sort::Array(..)))).collect();
+    for k in over_arrays.into_iter().take(MAX_CORE_DROPS) {
+        if core.contains(&k) {
+            let mut rest = core.clone();
+            rest.remove(&k);
+            if let Some(smaller) = unsat_core_of(&renamed, &rest, solver) {
+                core = smaller;
+            }
+        }
+    }
+    let cut = |(i, (tf, cs)): (usize, (&TransFormula, Vec<Term>))| {
+        let kept: Vec<Term> = cs.into_iter().enumerate().filter(|(j, _)| core.contains(&(i, *j))).map(|(_, c)| c).collect();
+        TransFormula { formula: and(&kept), ..tf.clone() }
+    };
+    Some(trace.iter().zip(parts).enumerate().map(cut).collect())
+}
+
+/// The most conjuncts [`conjunct_core`] tries to drop from a core.
+const MAX_CORE_DROPS: usize = 16;
+
+/// The unsat core of the conjuncts `renamed` keyed by `keys`, if they are contradictory.
+fn unsat_core_of(
+    renamed: &BTreeMap<(usize, usize), Term>,
+    keys: &BTreeSet<(usize, usize)>,
+    solver: &mut dyn Solver,
+) -> Option<BTreeSet<(usize, usize)>> {
+    solver.push();
+    for &(i, j) in keys {
+        solver.assert_named(&conjunct_name(i, j), &renamed[&(i, j)]);
     }
     let core = match solver.check() {
         SatResult::Unsat => solver.unsat_core().ok(),
         _ => None,
     };
     solver.pop();
-    let core: BTreeSet<(usize, usize)> = core?.iter().filter_map(|n| conjunct_of_name(n)).collect();
-    let cut = |(i, (tf, cs)): (usize, (&TransFormula, Vec<Term>))| {
-        let kept: Vec<Term> = cs.into_iter().enumerate().filter(|(j, _)| core.contains(&(i, *j))).map(|(_, c)| c).collect();
-        TransFormula { formula: and(&kept), ..tf.clone() }
-    };
-    Some(trace.iter().zip(parts).enumerate().map(cut).collect())
+    Some(core?.iter().filter_map(|n| conjunct_of_name(n)).collect())
 }
 
 /// The longest trace checked with a name for each step (for its unsat core).

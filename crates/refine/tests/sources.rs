@@ -4,7 +4,9 @@ use ir::{Stmt, TransFormula};
 use num_bigint::BigInt;
 use refine::farkas::{farkas_sequence, farkas_sequence_of, Strength};
 use refine::hoare::{sp, wp, HoareChecker, Validity};
-use refine::{assertion_sequence, check_scoped_trace_with_hints, check_trace, conjunct_core, is_inductive, RefineError, Sequence, Source, TraceCheck};
+use refine::{
+    assertion_sequence, check_scoped_trace_with_hints, check_trace, conjunct_core, is_inductive, RefineError, Sequence, Source, TraceCheck,
+};
 use smt::build::*;
 use smt::subst::free_vars;
 use smt::z3backend::Z3Solver;
