@@ -159,19 +159,8 @@ fn attempt(
     }
     let unknowns: Vec<Term> = comps.iter().chain(&sis).flat_map(|u| u.unknowns()).collect();
     let mut values: BTreeMap<Term, BigRational> = unknowns.iter().cloned().zip(oracle.rationals(&unknowns)?).collect();
-    // Components without the variables the loop keeps, where they exist: a bound that leans
-    // on a kept variable (`N + 4·i` of an outer loop whose inner loop ran `N` times) needs the
-    // stem's facts about it, and the certificate's predicates then count the inner loop's
-    // iterations instead of leaving them out.
-    let kept: Vec<Term> = comps.iter().flat_map(|u| u.coeffs.iter().filter(|(x, _)| !rel.changes(x)).map(|(_, c)| c.clone())).collect();
-    if mode == Mode::Linear && kept.iter().any(|c| values.get(c).is_some_and(|v| !v.is_zero())) {
-        let zero = BigRational::zero();
-        let simpler: Vec<Term> = cs.terms.iter().cloned().chain(kept.iter().map(|c| eq(c, &smt::build::real(zero.clone())))).collect();
-        if oracle.check(&simpler) == SatResult::Sat {
-            if let Some(v) = oracle.rationals(&unknowns) {
-                values = unknowns.iter().cloned().zip(v).collect();
-            }
-        }
+    if mode == Mode::Linear {
+        values = sparser(&comps, rel, &cs.terms, &unknowns, values, oracle);
     }
     let comp_values: Vec<(BTreeMap<Term, BigRational>, BigRational)> = comps.iter().map(|u| read(u, &values)).collect();
     // one factor and one sort for all components: the templates' conditions relate them
@@ -184,6 +173,51 @@ fn attempt(
     let components = comp_values.iter().map(|(c, k)| affine_term(c, k, &factor, &sort)).collect();
     let supporting_invariants = sis.iter().filter_map(|u| invariant(&read(u, &values))).collect();
     Some(RankingFunction { template: t.clone(), components, supporting_invariants })
+}
+
+/// The most variables [`sparser`] tries to leave out one by one.
+const MAX_LEFT_OUT: usize = 3;
+
+/// A solution of `constraints` whose components use fewer variables, where one exists. First
+/// without the variables the loop keeps: a bound that leans on one (`N + 4·i` of an outer loop
+/// whose inner loop ran `N` times) needs the stem's facts about it, and the certificate's
+/// predicates then count the inner loop's iterations instead of leaving them out. Then without
+/// each other variable in turn: a function of fewer variables ranks more of the program's
+/// lassos (`2·i - j` of a loop that resets `j` ranks the rounds where `j` stays below its reset
+/// value, `i` all of them).
+fn sparser(
+    comps: &[Unknown],
+    rel: &Relation,
+    constraints: &[Term],
+    unknowns: &[Term],
+    mut values: BTreeMap<Term, BigRational>,
+    oracle: &mut Oracle,
+) -> BTreeMap<Term, BigRational> {
+    // the coefficients' unknowns: of the kept variables together, then of each other one
+    let coeffs = || comps.iter().flat_map(|u| u.coeffs.iter());
+    let kept: Vec<Term> = coeffs().filter(|(x, _)| !rel.changes(x)).map(|(_, c)| c.clone()).collect();
+    let changed = coeffs().filter(|(x, _)| rel.changes(x)).map(|(_, c)| vec![c.clone()]);
+    let groups = std::iter::once(kept).chain(changed);
+    let mut zeroed: Vec<Term> = vec![];
+    let mut tries = 0;
+    for group in groups {
+        if !group.iter().any(|c| values.get(c).is_some_and(|v| !v.is_zero())) {
+            continue;
+        }
+        if tries > MAX_LEFT_OUT {
+            break;
+        }
+        tries += 1;
+        let zero = |c: &Term| eq(c, &smt::build::real(BigRational::zero()));
+        let trial: Vec<Term> = constraints.iter().cloned().chain(zeroed.iter().cloned()).chain(group.iter().map(zero)).collect();
+        if oracle.check(&trial) == SatResult::Sat {
+            if let Some(v) = oracle.rationals(unknowns) {
+                values = unknowns.iter().cloned().zip(v).collect();
+                zeroed.extend(group.iter().map(zero));
+            }
+        }
+    }
+    values
 }
 
 /// The coefficients and constant of an unknown function in a solution.

@@ -252,3 +252,24 @@ fn ranking_functions_leave_out_kept_variables_where_they_can() {
     assert!(vars.iter().all(|v| *v == i), "{rf:?}");
     assert_ranking_valid(&l, &rf);
 }
+
+#[test]
+fn ranking_functions_leave_out_changed_variables_where_they_can() {
+    // while (i > 0 && j <= 0) { j := n; i := i - 1; assume j > 0; j := j - 1 } (a round of a
+    // loop that resets `j`): `i` ranks it, and so would `2·i - j`, which only ranks the other
+    // rounds of the program's loop while `j` stays below `n`
+    let (i, j, n) = (int_var("i"), int_var("j"), int_var("n"));
+    let body = vec![
+        Stmt::Assume(gt(&i, &int(0))),
+        Stmt::Assume(smt::build::le(&j, &int(0))),
+        assign(&j, n.clone()),
+        assign(&i, sub(&i, &int(1))),
+        Stmt::Assume(gt(&j, &int(0))),
+        assign(&j, sub(&j, &int(1))),
+    ];
+    let l = lasso(vec![], body);
+    let rf = ranking_function(&l, &Settings::default()).unwrap().expect("a ranking function");
+    let vars = smt::subst::free_vars(&rf.components[0]);
+    assert!(vars.iter().all(|v| *v == i), "{rf:?}");
+    assert_ranking_valid(&l, &rf);
+}
