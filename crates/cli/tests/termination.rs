@@ -143,3 +143,18 @@ fn ranking_functions_range_over_array_cells_and_reals() {
         assert!(out.starts_with("TRUE\n") && out.contains(": affine (") && out.contains(".0 * "), "{out}");
     }
 }
+
+#[test]
+fn a_nonterminating_loop_is_shown_returning_to_its_state() {
+    // over bit-vectors `2 * old` wraps: from x = 2^30 the input 2^30 keeps the loop going, and
+    // the loop shown is one such iteration (its input is the state it started from)
+    let f = own("nonterm-wrap.c");
+    let bv = [&TERMINATION[..], &["--semantics", "bitvector"]].concat();
+    let out = output(&f, &bv);
+    assert!(out.starts_with("FALSE(termination)\n"), "{out}");
+    assert!(out.contains("inputs: 1073741824, 1073741824\n"), "{out}");
+    assert!(out.contains("nonterm-wrap.c:7"), "{out}");
+    // over integers the loop ends (`2147483647 - 2·x` ranks it)
+    let integers = [&TERMINATION[..], &["--semantics", "integer"]].concat();
+    assert!(output(&f, &integers).starts_with("TRUE\n"));
+}

@@ -30,7 +30,7 @@ use refine::source::Infeasible;
 use refine::{check_trace, conjunct_core, TraceCheck};
 use smt::build::{and, and2, eq, ff, not, or2};
 use smt::{Sort, Term};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use verdict::Ranking;
 
 /// How often the loop of a lasso is run through an automaton before its run is taken to have
@@ -406,26 +406,36 @@ impl Run<'_> {
 
     /// The lasso as source steps, its stem leading to the argument's state at the loop head.
     fn counterexample(&mut self, lasso: &Lasso, arg: &lasso::NonterminationArgument) -> Option<Counterexample> {
-        let at_honda = match arg {
-            lasso::NonterminationArgument::FixedPoint { state, .. } => state,
-            lasso::NonterminationArgument::Geometric { x0, .. } => x0,
+        // the state at the loop head, and the one the first iteration ends in where the
+        // argument names it (so that the loop shown is one that repeats)
+        let (at_honda, after) = match arg {
+            lasso::NonterminationArgument::FixedPoint { state, period } => (state, (*period == 1).then_some(state)),
+            lasso::NonterminationArgument::Geometric { x0, x1, .. } => (x0, Some(x1)),
         };
-        let constraint = TransFormula::assume(&and(&at_honda.iter().map(|(x, v)| eq(x, v)).collect::<Vec<_>>()));
+        let state = |s: &BTreeMap<Term, Term>| TransFormula::assume(&and(&s.iter().map(|(x, v)| eq(x, v)).collect::<Vec<_>>()));
+        let constraint = state(at_honda);
         let stem_len = lasso.stem.len();
         let word = [lasso.stem.as_slice(), lasso.looped.as_slice()].concat();
-        let steps = word.iter().enumerate().map(|(i, &l)| (self.program.letters[l].edge.as_block(), i)).collect();
-        let solver = self.session.refiner.trace.as_mut();
-        let check: &mut TraceChecker<usize> = &mut |tfs, tags| {
-            let mut trace = tfs.to_vec();
-            if let Some(first) = tags.iter().position(|&t| t >= stem_len) {
-                trace[first] = constraint.sequence(&trace[first]);
-            }
-            check_trace(&trace, solver)
-        };
-        let path = basic_path(steps, check)?;
-        let loop_start = path.iter().position(|(_, t)| *t >= stem_len);
+        let steps: Vec<_> = word.iter().enumerate().map(|(i, &l)| (self.program.letters[l].edge.as_block(), i)).collect();
         let original = self.program.original;
-        let (initial, steps) = steps_with_values(&path, &|_| Origin::sequential(original), check)?;
+        let solver = self.session.refiner.trace.as_mut();
+        // with the end state first; the loop's values then need not repeat
+        let ends = after.map(state).into_iter().map(Some).chain([None]);
+        let resolved = ends.into_iter().find_map(|end| {
+            let check: &mut TraceChecker<usize> = &mut |tfs, tags| {
+                let mut trace = tfs.to_vec();
+                if let Some(first) = tags.iter().position(|&t| t >= stem_len) {
+                    trace[first] = constraint.sequence(&trace[first]);
+                }
+                trace.extend(end.clone());
+                check_trace(&trace, &mut *solver)
+            };
+            let path = basic_path(steps.clone(), check)?;
+            let loop_start = path.iter().position(|(_, t)| *t >= stem_len);
+            let (initial, steps) = steps_with_values(&path, &|_| Origin::sequential(original), check)?;
+            Some((initial, steps, loop_start))
+        });
+        let (initial, steps, loop_start) = resolved?;
         let pos = lasso.looped.first().and_then(|&l| self.program.letters[l].edge.pos.clone());
         Some(Counterexample {
             entry: self.entry.to_string(),
