@@ -14,7 +14,7 @@ use crate::sort::Sort;
 use crate::subst::{conjuncts, disjuncts, free_vars, substitute, substitute1};
 use crate::term::{Kind, Op, Quantifier, Term};
 use num_rational::BigRational;
-use num_traits::{One, Signed};
+use num_traits::{One, Signed, Zero};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -160,6 +160,48 @@ fn store_definition(c: &Term, vars: &[Term]) -> Option<StoreElimination> {
     None
 }
 
+/// For a conjunct `x = store(..store(x, i1, v1).., ik, vk)` with a quantified array `x` that
+/// occurs in no index or value: the equation only fixes `x` at the indices written, so it is
+/// `x[i1] = s[i1] ∧ .. ∧ x[ik] = s[ik]` for the store chain `s`, each `s[i]` read through the
+/// writes (`x` is then only read, and [`array_reads`] can take it).
+fn self_update(c: &Term, vars: &[Term]) -> Option<Vec<Term>> {
+    let (Some(Op::Eq), [a, b]) = (c.op(), c.args.as_slice()) else { return None };
+    for (x, chain) in [(a, b), (b, a)] {
+        if !vars.contains(x) {
+            continue;
+        }
+        let mut writes = vec![];
+        let mut base = chain;
+        while let (Some(Op::Store), [inner, i, v]) = (base.op(), base.args.as_slice()) {
+            writes.push((i, v));
+            base = inner;
+        }
+        let clean = writes.iter().all(|(i, v)| !free_vars(i).contains(x) && !free_vars(v).contains(x));
+        if base == x && !writes.is_empty() && clean {
+            return Some(writes.iter().map(|(i, _)| build::eq(&build::select(x, i), &read_over_writes(chain, i))).collect());
+        }
+    }
+    None
+}
+
+/// `s[i]` for a store chain `s`, through the writes whose index is `i` or differs from it by a
+/// constant (an `ite` on the others).
+fn read_over_writes(s: &Term, i: &Term) -> Term {
+    match (s.op(), s.args.as_slice()) {
+        (Some(Op::Store), [_, j, v]) if j == i => v.clone(),
+        (Some(Op::Store), [inner, j, v]) => {
+            let below = read_over_writes(inner, i);
+            let apart = crate::linear::difference(i, j).is_some_and(|d| d.coeffs.values().all(|c| c.is_zero()) && !d.constant.is_zero());
+            if apart {
+                below
+            } else {
+                build::ite(&build::eq(i, j), v, &below)
+            }
+        }
+        _ => build::select(s, i),
+    }
+}
+
 /// Most distinct reads of one array that [`array_reads`] hands to Ackermann's reduction (it
 /// adds a constraint per pair).
 const MAX_ARRAY_READS: usize = 4;
@@ -265,6 +307,11 @@ fn der_exists(vars: &[Term], body: &Term) -> (Vec<Term>, Term) {
                 (!capture).then_some((i, elim))
             };
             let Some((i, elim)) = conj.iter().enumerate().find_map(store_elim) else {
+                // Or read an array that an equation updates in place at the indices written.
+                if let Some((i, reads)) = conj.iter().enumerate().find_map(|(i, c)| Some((i, self_update(c, &vars)?))) {
+                    conj.splice(i..=i, reads);
+                    continue;
+                }
                 // Or replace an array that is only read by its elements.
                 let body = build::and(&conj);
                 let Some((x, reads)) = vars.iter().find_map(|x| Some((x.clone(), array_reads(&body, x)?))) else {
@@ -632,6 +679,22 @@ mod tests {
         assert!(!r.has_quantifier(), "{r}");
         assert!(!free_vars(&r).contains(&x), "{r}");
         assert_equiv(&exists(&vars, &r), &exists(&[x], &body));
+    }
+
+    /// `∃x. x = store(store(store(x, t, w), t - 1, a), t, n) ∧ x[t] ≤ k`: the equation fixes
+    /// `x` at `t` and `t - 1` only (the last write at `t` wins), then `x` is only read.
+    #[test]
+    fn der_reads_an_array_updated_in_place() {
+        let x = Term::var("x", Sort::array(Sort::Int, Sort::Int));
+        let (t, w, a, n, k) = (v("t"), v("w"), v("a"), v("n"), v("k"));
+        let t1 = sub(&t, &int(1));
+        let chain = store(&store(&store(&x, &t, &w), &t1, &a), &t, &n);
+        let body = and(&[eq(&x, &chain), le(&select(&x, &t), &k)]);
+        let (vars, r) = der(Quantifier::Exists, &[x.clone()], &body);
+        assert!(!free_vars(&r).contains(&x), "{r}");
+        assert_equiv(&exists(&vars, &r), &exists(&[x], &body));
+        // the same as `n ≤ k`
+        assert_equiv(&exists(&vars, &r), &le(&n, &k));
     }
 
     /// `∃x. x[p][o] = i ∧ x[q][o] > i`: only reads of `x`, so their values replace it.
