@@ -175,8 +175,8 @@ fn attempt(
     Some(RankingFunction { template: t.clone(), components, supporting_invariants })
 }
 
-/// The most variables [`sparser`] tries to leave out one by one.
-const MAX_LEFT_OUT: usize = 3;
+/// The most re-solved problems [`sparser`] tries (the kept variables together are one).
+const MAX_SPARSER_TRIES: usize = 4;
 
 /// A solution of `constraints` whose components use fewer variables, where one exists. First
 /// without the variables the loop keeps: a bound that leans on one (`N + 4·i` of an outer loop
@@ -204,7 +204,7 @@ fn sparser(
         if !group.iter().any(|c| values.get(c).is_some_and(|v| !v.is_zero())) {
             continue;
         }
-        if tries > MAX_LEFT_OUT {
+        if tries == MAX_SPARSER_TRIES {
             break;
         }
         tries += 1;
