@@ -420,8 +420,8 @@ impl Run<'_> {
         let original = self.program.original;
         let solver = self.session.refiner.trace.as_mut();
         // with the end state first; the loop's values then need not repeat
-        let ends = after.map(state).into_iter().map(Some).chain([None]);
-        let resolved = ends.into_iter().find_map(|end| {
+        let mut ends = after.map(state).into_iter().map(Some).chain([None]);
+        let resolved = ends.find_map(|end| {
             let check: &mut TraceChecker<usize> = &mut |tfs, tags| {
                 let mut trace = tfs.to_vec();
                 if let Some(first) = tags.iter().position(|&t| t >= stem_len) {
