@@ -27,7 +27,7 @@ use crate::{Config, Counterexample, Stats, Verdict};
 use automata::{shortest_lasso_in_difference, Lasso, LazyDba, Nfa};
 use ir::{Cfg, Stmt, TransFormula, Violation, ViolationKind};
 use refine::source::Infeasible;
-use refine::{check_trace, conjunct_core, TraceCheck};
+use refine::{check_trace, conjunct_core, infeasible_core};
 use smt::build::{and, and2, eq, ff, not, or2};
 use smt::{Sort, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -306,11 +306,12 @@ impl Run<'_> {
     /// The assertion sequences of `trace` if it is infeasible (`None` if feasible).
     fn infeasible(&mut self, trace: &[TransFormula], stats: &mut Stats) -> Result<Option<Vec<Vec<Term>>>, String> {
         stats.trace_checks += 1;
-        let check = timed(&mut stats.time_trace_check_ms, || check_trace(trace, self.session.refiner.trace.as_mut()));
+        // (a feasible part needs no model: the lasso analysis reads the formulas)
+        let check = timed(&mut stats.time_trace_check_ms, || infeasible_core(trace, self.session.refiner.trace.as_mut()));
         let core = match check {
-            TraceCheck::Feasible(_) => return Ok(None),
-            TraceCheck::Unknown(r) => return Err(format!("trace check: {r}")),
-            TraceCheck::Infeasible { core } => core,
+            Ok(None) => return Ok(None),
+            Err(r) => return Err(format!("trace check: {r}")),
+            Ok(Some(core)) => core,
         };
         // a lasso's letters are large blocks: their conjuncts that the contradiction does not
         // use (branch conditions, memory updates) would only weigh on the assertions
