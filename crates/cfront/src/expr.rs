@@ -731,8 +731,12 @@ impl Fx<'_> {
         }
         if from.is_pointer() && ty.is_pointer() {
             if let Some(why) = punning(from, ty, x) {
-                if !self.reinterprets(from, ty) && !self.views_bytes(from, ty, pos) {
-                    return Err(self.unsupported(pos, why));
+                if !self.reinterprets(from, ty) && !self.views_bytes(from, ty) {
+                    if !objects(from, ty) {
+                        return Err(self.unsupported(pos, why));
+                    }
+                    // one object read as another type: memory holds bytes
+                    self.use_bytes();
                 }
             }
             return self.eval(x, needed);
@@ -877,6 +881,12 @@ fn punning(from: &CType, to: &CType, operand: &Expr) -> Option<String> {
     }
 }
 
+/// Whether both pointer types point to objects (not functions).
+fn objects(from: &CType, to: &CType) -> bool {
+    let object = |t: &CType| matches!(t, CType::Pointer(x) if !matches!(**x, CType::Func(_)));
+    object(from) && object(to)
+}
+
 impl Fx<'_> {
     /// Whether a conversion between the pointer types `from` and `to` reads objects as
     /// integers of another type of the same size (`char` as `unsigned char`, `int` as
@@ -908,13 +918,16 @@ impl Fx<'_> {
     /// `void *` as characters. That is exact when memory holds only characters: the
     /// translation fails at the end if the program also accesses memory in larger units
     /// (`Tr::byte_views`).
-    fn views_bytes(&mut self, from: &CType, to: &CType, pos: &SourcePos) -> bool {
+    fn views_bytes(&mut self, from: &CType, to: &CType) -> bool {
         let (CType::Pointer(a), CType::Pointer(b)) = (from, to) else { return false };
         let byte = matches!(**b, CType::Int(IntKind::Char | IntKind::SChar | IntKind::UChar));
         if **a != CType::Void || !byte {
             return false;
         }
-        self.tr.byte_views.get_or_insert_with(|| pos.clone());
+        self.tr.byte_views = true;
+        if self.tr.wide_units {
+            self.use_bytes();
+        }
         // the characters may have been stored as another character type
         self.reinterpret();
         true

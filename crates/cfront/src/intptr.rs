@@ -21,12 +21,17 @@ impl Fx<'_> {
     pub fn integer_to_pointer(&mut self, v: &Term, from: &CType) -> Val {
         let sem = self.tr.sem();
         let address = conv::convert(&conv::convert(v, from, &UINTPTR, sem), &UINTPTR, &CType::MathInt, sem);
+        self.note_integer_pointers(&address);
+        Val::Ptr(int(0), address)
+    }
+
+    /// Notes that the program makes a pointer from the integer `address` (unless it is 0).
+    pub fn note_integer_pointers(&mut self, address: &Term) {
         if !address.as_int().is_some_and(num_traits::Zero::is_zero) && !self.tr.integer_pointers {
             // pointer comparisons translate differently from now on: start over
             self.tr.integer_pointers = true;
             self.tr.new_marks = true;
         }
-        Val::Ptr(int(0), address)
     }
 
     /// The integer of type `to` made from the pointer `(b, o)`.

@@ -16,6 +16,7 @@
 
 pub mod acsl;
 pub mod back;
+mod bytes;
 mod consteval;
 pub mod conv;
 mod decl;

@@ -18,7 +18,7 @@ use smt::build::{add, and, bool_lit, eq, int, le, lt, or, select, store};
 use smt::{Sort, Term};
 
 /// Why a float read from memory is an over-approximation (memory holds no floats).
-const FLOAT_IN_MEMORY: &str = "floating-point value in memory not modelled";
+pub(crate) const FLOAT_IN_MEMORY: &str = "floating-point value in memory not modelled";
 
 /// `#valid: base -> live`.
 pub(crate) fn valid() -> Term {
@@ -37,6 +37,15 @@ fn heap_sort() -> Sort {
 /// Integer values in memory.
 pub(crate) fn mem_int() -> Term {
     Term::var("#mem_int", heap_sort())
+}
+
+/// Integer values in memory as the program's translation keeps them: bit-vectors of 8 bits in
+/// memory as bytes under bit-vector semantics (`bytes`), integers otherwise.
+pub(crate) fn int_memory(bv_bytes: bool) -> Term {
+    match bv_bytes {
+        true => Term::var("#mem_int", Sort::array(Sort::Int, Sort::array(Sort::Int, Sort::BitVec(8)))),
+        false => mem_int(),
+    }
 }
 
 /// Bases of pointers in memory.
@@ -64,9 +73,9 @@ pub(crate) fn alloc_count() -> Term {
     Term::var("#alloc", Sort::Int)
 }
 
-/// All variables of the memory model.
-pub(crate) fn memory_vars() -> Vec<Term> {
-    vec![valid(), length(), mem_int(), mem_base(), mem_off(), next_heap(), next_stack(), alloc_count()]
+/// All variables of the memory model (`int_memory`: how it holds integers).
+pub(crate) fn memory_vars(int_memory: Term) -> Vec<Term> {
+    vec![valid(), length(), int_memory, mem_base(), mem_off(), next_heap(), next_stack(), alloc_count()]
 }
 
 /// An lvalue in memory.
@@ -84,7 +93,7 @@ pub(crate) struct MemLoc {
 
 /// A scalar part of an object in memory.
 #[derive(Clone, Debug)]
-enum Cell {
+pub(crate) enum Cell {
     /// An integer of the given type.
     Int(CType),
     /// A pointer.
@@ -92,6 +101,9 @@ enum Cell {
     /// A floating-point value of a modelled type: not stored (reads give an arbitrary value,
     /// marked as over-approximation).
     Float(CType),
+    /// The bytes of a floating-point value of a type that is not modelled (no part of the
+    /// value; only in memory as bytes, where other reads of its bytes must know them opaque).
+    Opaque(u64),
 }
 
 pub(crate) fn cell_get(arr: &Term, b: &Term, o: &Term) -> Term {
@@ -138,8 +150,19 @@ impl Fx<'_> {
 
     /// Sets all memory of the object `b` to zero.
     pub fn zero_memory(&mut self, b: &Term, pos: &SourcePos) {
-        let zero_row = smt::build::const_array(&Sort::array(Sort::Int, Sort::Int), &int(0));
-        let pairs = [mem_int(), mem_base(), mem_off()].into_iter().map(|m| (m.clone(), store(&m, b, &zero_row))).collect();
+        let mut pairs: Vec<(Term, Term)> = [self.tr.int_memory(), mem_base(), mem_off()]
+            .into_iter()
+            .map(|m| {
+                let Sort::Array(_, row) = &m.sort else { unreachable!("memory is an array") };
+                let zero_row = crate::conv::zero_of(row);
+                (m.clone(), store(&m, b, &zero_row))
+            })
+            .collect();
+        if self.tr.tagged_bytes {
+            // zero bytes are integer data
+            let tags = crate::bytes::mem_tag();
+            pairs.push((tags.clone(), store(&tags, b, &crate::conv::zero_of(&Sort::array(Sort::Int, Sort::Int)))));
+        }
         self.emit(Stmt::Assign(pairs), pos, None);
     }
 
@@ -171,6 +194,8 @@ impl Fx<'_> {
             CType::Float(_) => {
                 if self.tr.sem().float_sort(ty).is_some() {
                     out.push((off, Cell::Float(ty.clone())));
+                } else if self.tr.bytes {
+                    out.push((off, Cell::Opaque(self.size_of(ty, pos)?)));
                 }
             }
             CType::Record(r) => {
@@ -199,10 +224,13 @@ impl Fx<'_> {
     }
 
     /// Notes an access to memory in units larger than a byte (see `Tr::byte_views`).
-    fn note_units(&mut self, cells: &[(u64, Cell)], pos: &SourcePos) {
+    fn note_units(&mut self, cells: &[(u64, Cell)]) {
         let byte = |c: &Cell| matches!(c, Cell::Int(t) if self.tr.layout().size(t) == Some(1));
-        if self.tr.wide_units.is_none() && !cells.iter().all(|(_, c)| byte(c)) {
-            self.tr.wide_units = Some(pos.clone());
+        if !cells.iter().all(|(_, c)| byte(c)) {
+            self.tr.wide_units = true;
+            if self.tr.byte_views {
+                self.use_bytes();
+            }
         }
     }
 
@@ -226,10 +254,21 @@ impl Fx<'_> {
         self.check_access(m, size, pos);
         let mut cells = vec![];
         self.cells(&m.ty, 0, &mut cells, pos)?;
-        self.note_units(&cells, pos);
+        self.note_units(&cells);
+        let vals = if self.tr.bytes { self.read_bytes(m, &cells, pos)? } else { self.read_typed(m, &cells, pos) };
+        Ok(match (&m.ty, vals.len()) {
+            (CType::Int(_), 1) => Val::Int(vals[0].clone()),
+            (CType::Pointer(_), 2) => Val::Ptr(vals[0].clone(), vals[1].clone()),
+            _ => Val::Agg(vals),
+        })
+    }
+
+    /// The cells of a value read from typed memory (one value per integer or floating-point
+    /// cell, two per pointer).
+    fn read_typed(&mut self, m: &MemLoc, cells: &[(u64, Cell)], pos: &SourcePos) -> Vec<Term> {
         let mut vals = vec![];
         let mut ranges = vec![];
-        for (off, cell) in &cells {
+        for (off, cell) in cells {
             let o = add(&[m.o.clone(), int(*off as i64)]);
             match cell {
                 Cell::Int(t) => {
@@ -250,14 +289,11 @@ impl Fx<'_> {
                     vals.push(cell_get(&mem_off(), &m.b, &o));
                 }
                 Cell::Float(t) => vals.push(self.nondet(t, pos, Some(FLOAT_IN_MEMORY.into()))),
+                Cell::Opaque(_) => {}
             }
         }
         self.assume(&and(&ranges), pos);
-        Ok(match (&m.ty, vals.len()) {
-            (CType::Int(_), 1) => Val::Int(vals[0].clone()),
-            (CType::Pointer(_), 2) => Val::Ptr(vals[0].clone(), vals[1].clone()),
-            _ => Val::Agg(vals),
-        })
+        vals
     }
 
     /// Stores a value at a memory location.
@@ -271,23 +307,35 @@ impl Fx<'_> {
             self.check_or_assume(&writable, pos);
         }
         if let CType::Float(_) = m.ty {
+            if self.tr.bytes {
+                // floating-point values are not stored: their bytes become opaque
+                let pairs = self.write_bytes(m, &[(0, Cell::Opaque(size))], &[]);
+                self.emit(Stmt::Assign(pairs), pos, None);
+            }
             return Ok(());
         }
         let mut cells = vec![];
         self.cells(&m.ty, 0, &mut cells, pos)?;
-        self.note_units(&cells, pos);
+        self.note_units(&cells);
         let vals = match v {
             Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) => v.flatten(self.tr.sem()),
             _ => return Err(CError::syntax(pos, "value of the wrong kind stored")),
         };
         // the integers of the value, as memory holds them
         // one value per integer and float cell, two per pointer, in cell order
-        let kinds: Vec<Option<&Cell>> =
-            cells.iter().flat_map(|(_, c)| if matches!(c, Cell::Ptr) { vec![None, None] } else { vec![Some(c)] }).collect();
+        let kinds: Vec<Option<&Cell>> = cells
+            .iter()
+            .flat_map(|(_, c)| match c {
+                Cell::Ptr => vec![None, None],
+                Cell::Opaque(_) => vec![],
+                c => vec![Some(c)],
+            })
+            .collect();
         if vals.len() != kinds.len() {
             return Err(CError::unsupported(pos, "copy of a struct with array members between memory and variables"));
         }
         // the integers of the value as memory holds them; floats are not stored
+        let raw = vals.clone();
         let vals: Vec<Term> = vals
             .iter()
             .zip(&kinds)
@@ -299,6 +347,11 @@ impl Fx<'_> {
             .collect();
         if vals.iter().any(|x| x.sort != Sort::Int) {
             return Err(CError::unsupported(pos, "copy of a struct with array members between memory and variables"));
+        }
+        if self.tr.bytes {
+            let pairs = self.write_bytes(m, &cells, &raw);
+            self.emit(Stmt::Assign(pairs), pos, None);
+            return Ok(());
         }
         let (mut mi, mut mb, mut mo) = (mem_int(), mem_base(), mem_off());
         let mut it = vals.into_iter();
@@ -317,7 +370,7 @@ impl Fx<'_> {
                     mb = cell_set(&mb, &m.b, &o, &b);
                     mo = cell_set(&mo, &m.b, &o, &off);
                 }
-                Cell::Float(_) => {}
+                Cell::Float(_) | Cell::Opaque(_) => {}
             }
         }
         let pairs: Vec<(Term, Term)> = [(mem_int(), mi), (mem_base(), mb), (mem_off(), mo)].into_iter().filter(|(a, b)| a != b).collect();
@@ -371,12 +424,15 @@ impl Fx<'_> {
 
     /// The initial state of the memory model (in the initialization procedure).
     pub fn init_memory(&mut self, pos: &SourcePos) {
-        let pairs = vec![
+        let mut pairs = vec![
             (valid(), smt::build::const_array(&Sort::array(Sort::Int, Sort::Bool), &bool_lit(false))),
             (next_heap(), int(1)),
             (next_stack(), int(self.tr.first_stack_base())),
             (alloc_count(), int(0)),
         ];
+        if self.tr.tagged_bytes {
+            pairs.push((crate::bytes::mem_tag(), crate::bytes::untagged()));
+        }
         self.emit(Stmt::Assign(pairs), pos, None);
         self.init_literals(pos);
     }

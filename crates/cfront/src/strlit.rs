@@ -4,7 +4,7 @@
 //! violation).
 
 use crate::func::{Fx, Val};
-use crate::memory::{cell_set, length, mem_int, valid};
+use crate::memory::{cell_set, length, valid};
 use crate::translate::Tr;
 use crate::types::{CType, IntKind};
 use ir::{SourcePos, Stmt};
@@ -49,17 +49,23 @@ impl Fx<'_> {
         let char_ty = CType::Int(IntKind::Char);
         for bytes in self.tr.literals.clone() {
             let b = int(self.tr.literal_base(&bytes));
-            let mut cells = mem_int();
+            let memory = self.tr.int_memory();
+            let mut cells = memory.clone();
             for (k, &byte) in bytes.iter().chain(&[0]).enumerate() {
-                // the byte as a `char` (signed or not, as the data model says), as memory holds it
-                let c =
-                    crate::conv::convert(&sem.lit(&byte.into(), &CType::Int(IntKind::UChar)), &CType::Int(IntKind::UChar), &char_ty, sem);
-                let c = crate::conv::convert(&c, &char_ty, &CType::MathInt, sem);
+                let c = match (self.tr.bytes, sem.bitvector) {
+                    (true, true) => smt::bv::lit(&byte.into(), 8),
+                    (true, false) => int(byte.into()),
+                    // typed memory: the byte as a `char` (signed or not, as the data model says)
+                    _ => {
+                        let uchar = CType::Int(IntKind::UChar);
+                        let c = crate::conv::convert(&sem.lit(&byte.into(), &uchar), &uchar, &char_ty, sem);
+                        crate::conv::convert(&c, &char_ty, &CType::MathInt, sem)
+                    }
+                };
                 cells = cell_set(&cells, &b, &int(k as i64), &c);
             }
             let size = int(bytes.len() as i64 + 1);
-            let updates =
-                vec![(valid(), store(&valid(), &b, &bool_lit(true))), (length(), store(&length(), &b, &size)), (mem_int(), cells)];
+            let updates = vec![(valid(), store(&valid(), &b, &bool_lit(true))), (length(), store(&length(), &b, &size)), (memory, cells)];
             self.emit(Stmt::Assign(updates), pos, None);
         }
     }

@@ -131,12 +131,18 @@ pub(crate) struct Tr {
     /// Whether the program reads objects in memory as integers of another type of the same
     /// size (`Fx::reinterprets`).
     pub reinterpreting: bool,
-    /// Where the translation first viewed an object through `void *` as characters, and
-    /// where it first accessed memory in a unit larger than a byte: memory holds one value
-    /// per accessed unit, so both in one program would read bytes that are not there.
-    pub byte_views: Option<SourcePos>,
+    /// Whether memory holds bytes (`bytes`): the program accesses objects at other types than
+    /// the ones they hold.
+    pub bytes: bool,
+    /// Whether, in memory as bytes, the program stores pointers or floating-point values, so
+    /// that `#mem_tag` says what each byte holds.
+    pub tagged_bytes: bool,
+    /// Whether the translation viewed an object through `void *` as characters, and whether
+    /// it accessed memory in a unit larger than a byte: typed memory holds one value per
+    /// accessed unit, so a program that does both needs memory as bytes.
+    pub byte_views: bool,
     /// See `byte_views`.
-    pub wide_units: Option<SourcePos>,
+    pub wide_units: bool,
     /// Whether the program converts integers (other than 0) to pointers.
     pub integer_pointers: bool,
     /// The entry functions (`choose_entries`).
@@ -203,8 +209,10 @@ impl Tr {
             addressed_functions: BTreeSet::new(),
             literals: BTreeSet::new(),
             reinterpreting: false,
-            byte_views: None,
-            wide_units: None,
+            bytes: false,
+            tagged_bytes: false,
+            byte_views: false,
+            wide_units: false,
             integer_pointers: false,
             entries: Vec::new(),
             new_marks: false,
@@ -222,6 +230,11 @@ impl Tr {
     /// How integers are represented.
     pub fn sem(&self) -> crate::conv::Sem {
         crate::conv::Sem { dm: self.opts.data_model, bitvector: self.opts.bitvector }
+    }
+
+    /// The memory array of integers (`memory::int_memory`).
+    pub fn int_memory(&self) -> Term {
+        crate::memory::int_memory(self.bytes && self.opts.bitvector)
     }
 
     /// Size and alignment computations.
@@ -348,7 +361,7 @@ impl Tr {
             self.local_names.clear();
             self.uses_memory = false;
             self.uses_threads = false;
-            (self.byte_views, self.wide_units) = (None, None);
+            (self.byte_views, self.wide_units) = (false, false);
             for v in self.mem_globals.clone() {
                 if let Some(info) = self.vars.get_mut(v) {
                     info.shape = Shape::Mem(Term::var(&format!("&{}", info.ir_name), smt::Sort::Int));
@@ -440,9 +453,6 @@ impl Tr {
     /// Assembles the program (globals, procedures, the initialization procedure, the entries)
     /// and the map back to C.
     pub fn finish(mut self) -> Result<Translation> {
-        if let (Some(view), Some(_)) = (&self.byte_views, &self.wide_units) {
-            return Err(CError::unsupported(view, "conversion of `void *` to a character pointer (byte access to memory) in a program that accesses memory in larger units too"));
-        }
         let entries = self.entries.clone();
         let entry_pos = entries.first().and_then(|e| self.procedures.get(e)).and_then(|p| p.pos.clone());
         let mut globals: Vec<Term> = self.vars.iter().filter(|v| v.is_static).flat_map(|v| v.shape.leaves()).collect();
@@ -455,7 +465,10 @@ impl Tr {
             // addresses of the objects in memory, set once when they are allocated)
             let address = |v: &Term| v.var_name().is_some_and(|n| n.starts_with('&'));
             let mut data: BTreeSet<Term> = globals.iter().filter(|v| !address(v)).cloned().collect();
-            data.extend([crate::memory::mem_int(), crate::memory::mem_base(), crate::memory::mem_off()]);
+            data.extend([self.int_memory(), crate::memory::mem_base(), crate::memory::mem_off()]);
+            if self.tagged_bytes {
+                data.insert(crate::bytes::mem_tag());
+            }
             for p in procedures.values_mut() {
                 ir::threads::split_shared_reads(p, &data);
             }
@@ -467,7 +480,10 @@ impl Tr {
         let init = crate::stmt::init_procedure(&mut self, entry_pos)?;
         let mut procedures = std::mem::take(&mut self.procedures);
         if self.uses_memory {
-            globals.extend(crate::memory::memory_vars());
+            globals.extend(crate::memory::memory_vars(self.int_memory()));
+            if self.tagged_bytes {
+                globals.push(crate::bytes::mem_tag());
+            }
         }
         if self.uses_threads {
             globals.extend(crate::pthreads::thread_vars_init().into_iter().map(|(v, _)| v));
@@ -487,6 +503,7 @@ impl Tr {
             procedures,
             entries,
             race_data,
+            entry_end_ends_threads: true,
         };
         let externs = self.externs();
         self.back.set_externs(externs);

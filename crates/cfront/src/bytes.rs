@@ -1,0 +1,251 @@
+//! Memory as bytes, for programs that access objects at other types than the ones they hold
+//! (an `int` through a `char *`, a struct through an `int *`, a `void *` view as characters of
+//! memory also accessed in wider units). `#mem_int` then holds one byte per address (an
+//! integer 0-255, or under bit-vector semantics a bit-vector of 8 bits):
+//! an integer of `n` bytes is written as its `n` bytes, least significant first, and read
+//! back composed from them, whatever types wrote them. Pointers stay whole in
+//! `#mem_base`/`#mem_off` at their first byte. Where the program also stores pointers or
+//! floating-point values in memory, `#mem_tag` says what each byte holds: 0 a byte of integer
+//! data (every byte at the start, so uninitialized memory is arbitrary integer data), `k + 1`
+//! byte `k` of the pointer that starts `k` bytes before, -1 a byte of a floating-point value
+//! (not modelled). A read is exact when its bytes hold what it reads: integer data for an
+//! integer; a whole pointer, or integer data (an integer converted to a pointer), for a
+//! pointer. Any other read (the bytes of a pointer read as integers, half of a pointer) gives
+//! an arbitrary value, marked as over-approximation. Programs without such accesses keep
+//! typed memory (`memory`): one value per accessed unit, cheaper for the solver.
+
+use crate::conv;
+use crate::error::Result;
+use crate::func::{Fx, Val};
+use crate::memory::{cell_get, cell_set, mem_base, mem_off, Cell, MemLoc};
+use crate::types::{CType, IntKind};
+use ir::{SourcePos, Stmt};
+use smt::build::{add, and, const_array, eq, int, int_big, int_div, ite, le, modulo, mul, not, or, sub};
+use smt::bv::{self, BvOp};
+use smt::{Sort, Term};
+
+/// Why a read from memory as bytes is an over-approximation.
+const MIXED_BYTES: &str = "read of bytes of a pointer or floating-point value as another type";
+
+/// `#mem_tag: base -> offset -> what the byte holds`.
+pub(crate) fn mem_tag() -> Term {
+    Term::var("#mem_tag", Sort::array(Sort::Int, Sort::array(Sort::Int, Sort::Int)))
+}
+
+/// The tags of fresh memory: integer data everywhere.
+pub(crate) fn untagged() -> Term {
+    let row = Sort::array(Sort::Int, Sort::Int);
+    const_array(&Sort::array(Sort::Int, row.clone()), &const_array(&row, &int(0)))
+}
+
+/// The tag of byte `k` of a pointer.
+fn pointer_tag(k: u64) -> Term {
+    int(k as i64 + 1)
+}
+
+/// The tag of a byte of a floating-point value.
+const FLOAT_TAG: i64 = -1;
+
+/// The unsigned integer type of the size of the integer type `t` (`unsigned char` for `_Bool`).
+fn unsigned_of(t: &CType) -> CType {
+    match t.int_kind() {
+        Some(IntKind::Bool) | None => CType::Int(IntKind::UChar),
+        Some(k) => CType::Int(k.to_unsigned()),
+    }
+}
+
+impl Fx<'_> {
+    /// Switches the program to memory as bytes (the translation starts over).
+    pub fn use_bytes(&mut self) {
+        if !self.tr.bytes {
+            self.tr.bytes = true;
+            self.tr.new_marks = true;
+        }
+    }
+
+    /// Notes a store of a pointer or floating-point value: in memory as bytes, the bytes
+    /// get tags from now on (the translation starts over).
+    fn tag_bytes(&mut self) {
+        if !self.tr.tagged_bytes {
+            self.tr.tagged_bytes = true;
+            self.tr.new_marks = true;
+        }
+    }
+
+    /// The unsigned integer of `n` bytes at offset `o` of the object `b` (least significant
+    /// first; a bit-vector of `8 n` bits under bit-vector semantics), and that each byte is one.
+    fn compose(&self, b: &Term, o: &Term, n: u64) -> (Term, Term) {
+        let memory = self.tr.int_memory();
+        let bytes: Vec<Term> = (0..n).map(|i| cell_get(&memory, b, &add(&[o.clone(), int(i as i64)]))).collect();
+        if self.tr.sem().bitvector {
+            let value = bytes.into_iter().reduce(|low, high| bv::bin(BvOp::Concat, &high, &low)).unwrap_or_else(|| int(0));
+            return (value, smt::build::tt());
+        }
+        let range = and(&bytes.iter().flat_map(|x| [le(&int(0), x), le(x, &int(255))]).collect::<Vec<_>>());
+        let terms: Vec<Term> = bytes.iter().enumerate().map(|(i, x)| mul(&[int_big(conv::pow2(8 * i as u32)), x.clone()])).collect();
+        (add(&terms), range)
+    }
+
+    /// The cells of a value read from memory as bytes: the values (one per integer or
+    /// floating-point cell, two per pointer), and when they are exact.
+    pub(crate) fn read_bytes(&mut self, m: &MemLoc, cells: &[(u64, Cell)], pos: &SourcePos) -> Result<Vec<Term>> {
+        let sem = self.tr.sem();
+        let tagged = self.tr.tagged_bytes;
+        let (mut vals, mut ranges, mut exact) = (vec![], vec![], vec![]);
+        for (off, cell) in cells {
+            let o = add(&[m.o.clone(), int(*off as i64)]);
+            match cell {
+                Cell::Int(t) => {
+                    let n = self.tr.layout().size(t).unwrap_or(1);
+                    let (u, r) = self.compose(&m.b, &o, n);
+                    ranges.push(r);
+                    if tagged {
+                        exact.extend((0..n).map(|i| eq(&tag_at(&m.b, &o, i), &int(0))));
+                    }
+                    vals.push(from_bytes(&u, t, n, sem));
+                }
+                Cell::Ptr => {
+                    let (base, offset) = (cell_get(&mem_base(), &m.b, &o), cell_get(&mem_off(), &m.b, &o));
+                    if !tagged {
+                        vals.extend([base, offset]);
+                        continue;
+                    }
+                    // a whole pointer, or integer data: the pointer made from that integer
+                    let n = self.tr.layout().pointer_size();
+                    let tags: Vec<Term> = (0..n).map(|i| tag_at(&m.b, &o, i)).collect();
+                    let whole = and(&tags.iter().enumerate().map(|(k, t)| eq(t, &pointer_tag(k as u64))).collect::<Vec<_>>());
+                    let data = and(&tags.iter().map(|t| eq(t, &int(0))).collect::<Vec<_>>());
+                    let (u, r) = self.compose(&m.b, &o, n);
+                    let u = if sem.bitvector { smt::build::bv2nat(&u) } else { u };
+                    ranges.push(r);
+                    self.note_integer_pointers(&u);
+                    vals.push(ite(&whole, &base, &int(0)));
+                    vals.push(ite(&whole, &offset, &u));
+                    exact.push(or(&[whole, data]));
+                }
+                Cell::Float(t) => vals.push(self.nondet(t, pos, Some(crate::memory::FLOAT_IN_MEMORY.into()))),
+                Cell::Opaque(_) => {}
+            }
+        }
+        self.assume(&and(&ranges), pos);
+        let exact = and(&exact);
+        if exact.is_true() {
+            return Ok(vals);
+        }
+        // the exact values where the bytes hold what is read, arbitrary ones elsewhere
+        let start = self.cur;
+        self.assume(&exact, pos);
+        let exact_end = (self.cur, Val::Agg(vals.clone()));
+        self.cur = start;
+        self.assume(&not(&exact), pos);
+        let arbitrary: Vec<Term> = vals.iter().map(|v| self.temp_of(v.sort.clone())).collect();
+        let mut havoc = vec![Stmt::Havoc(arbitrary.clone())];
+        let mut k = 0;
+        for (_, cell) in cells {
+            if let Cell::Int(t) = cell {
+                havoc.push(Stmt::Assume(self.range(&arbitrary[k], t)));
+            }
+            k += match cell {
+                Cell::Ptr => 2,
+                Cell::Opaque(_) => 0,
+                _ => 1,
+            };
+        }
+        self.emit(Stmt::Seq(havoc), pos, Some(MIXED_BYTES.into()));
+        let ends = [exact_end, (self.cur, Val::Agg(arbitrary))];
+        match self.join(&ends, &Some(Val::Agg(vals)), pos) {
+            Val::Agg(vals) => Ok(vals),
+            _ => unreachable!("a join of aggregates is an aggregate"),
+        }
+    }
+
+    /// The memory arrays after writing the cells of a value (`vals`: its flattened parts, in
+    /// cell order; two per pointer) as bytes.
+    pub(crate) fn write_bytes(&mut self, m: &MemLoc, cells: &[(u64, Cell)], vals: &[Term]) -> Vec<(Term, Term)> {
+        let memory = self.tr.int_memory();
+        let (mut mi, mut mb, mut mo, mut tags) = (memory.clone(), mem_base(), mem_off(), mem_tag());
+        let mut it = vals.iter();
+        let mut tag_stores = false;
+        for (off, cell) in cells {
+            let o = add(&[m.o.clone(), int(*off as i64)]);
+            let at = |i: u64| add(&[o.clone(), int(i as i64)]);
+            match cell {
+                Cell::Int(t) => {
+                    let n = self.tr.layout().size(t).unwrap_or(1);
+                    let x = it.next().cloned().unwrap_or_else(|| int(0));
+                    for (i, byte) in to_bytes(&x, t, n, self.tr.sem()).iter().enumerate() {
+                        mi = cell_set(&mi, &m.b, &at(i as u64), byte);
+                        tags = cell_set(&tags, &m.b, &at(i as u64), &int(0));
+                    }
+                }
+                Cell::Ptr => {
+                    let (b, off) = (it.next().cloned().unwrap_or_else(|| int(0)), it.next().cloned().unwrap_or_else(|| int(0)));
+                    mb = cell_set(&mb, &m.b, &o, &b);
+                    mo = cell_set(&mo, &m.b, &o, &off);
+                    for k in 0..self.tr.layout().pointer_size() {
+                        tags = cell_set(&tags, &m.b, &at(k), &pointer_tag(k));
+                    }
+                    tag_stores = true;
+                }
+                Cell::Float(_) | Cell::Opaque(_) => {
+                    let n = match cell {
+                        Cell::Float(t) => {
+                            it.next();
+                            self.tr.layout().size(t).unwrap_or(1)
+                        }
+                        Cell::Opaque(n) => *n,
+                        _ => 0,
+                    };
+                    for i in 0..n {
+                        tags = cell_set(&tags, &m.b, &at(i), &int(FLOAT_TAG));
+                    }
+                    tag_stores = true;
+                }
+            }
+        }
+        if tag_stores {
+            self.tag_bytes();
+        }
+        let mut pairs = vec![(memory, mi), (mem_base(), mb), (mem_off(), mo)];
+        if self.tr.tagged_bytes {
+            pairs.push((mem_tag(), tags));
+        }
+        pairs.into_iter().filter(|(a, b)| a != b).collect()
+    }
+}
+
+/// The tag of byte `i` at offset `o` of the object `b`.
+fn tag_at(b: &Term, o: &Term, i: u64) -> Term {
+    cell_get(&mem_tag(), b, &add(&[o.clone(), int(i as i64)]))
+}
+
+/// The value of the integer type `t` whose `n` bytes make the unsigned integer `u`.
+fn from_bytes(u: &Term, t: &CType, n: u64, sem: conv::Sem) -> Term {
+    let bits = 8 * n as u32;
+    if sem.bitvector {
+        return conv::convert(u, &unsigned_of(t), t, sem);
+    }
+    match t.int_kind() {
+        Some(IntKind::Bool) => conv::convert(u, &unsigned_of(t), t, sem),
+        Some(k) if k.is_signed() => {
+            let (half, whole) = (int_big(conv::pow2(bits - 1)), int_big(conv::pow2(bits)));
+            ite(&le(&half, u), &sub(u, &whole), u)
+        }
+        _ => u.clone(),
+    }
+}
+
+/// The `n` bytes (least significant first) of the value `x` of the integer type `t`, as
+/// memory holds them.
+fn to_bytes(x: &Term, t: &CType, n: u64, sem: conv::Sem) -> Vec<Term> {
+    let u = conv::convert(x, t, &unsigned_of(t), sem);
+    if sem.bitvector {
+        return (0..n as u32).map(|i| bv::app(BvOp::Extract(8 * i + 7, 8 * i), std::slice::from_ref(&u))).collect();
+    }
+    if n == 1 {
+        return vec![u];
+    }
+    // floor division and a nonnegative remainder: the bytes of the two's complement of a
+    // value of a signed type too
+    (0..n).map(|i| modulo(&int_div(x, &int_big(conv::pow2(8 * i as u32))), &int(256))).collect()
+}
