@@ -259,7 +259,7 @@ pub fn child_args(task: &Task, opts: &RunOptions) -> Vec<OsString> {
         // an annotated `unreach-call` task means the default properties (see the corpus README)
         TaskKind::Annotated => task.property.as_deref() != Some("unreach-call"),
     };
-    if task.kind == TaskKind::Yml && opts.caps.data_model && !has_option(&opts.extra, "--data-model") {
+    if opts.caps.data_model && !has_option(&opts.extra, "--data-model") {
         if let Some(m) = task.data_model {
             args.push("--data-model".into());
             args.push(m.as_str().into());

@@ -19,6 +19,10 @@
 //!   `races` (`no-data-race`), `SignedIntegerOverflow` (`no-overflow`), `memsafety`
 //!   (`valid-memsafety`).
 //!
+//!   Annotated programs assume LP64, except in Ultimate's `memsafety` folder, whose labels are
+//!   those of its 32-bit settings (ILP32): `negative-size.c` is unsafe and `negative-size-fixed.c`
+//!   safe only where `size_t` has 32 bits (`sizeof(int) * size` wraps to 0).
+//!
 //!   When both are there the first line wins; a first line and a file name that announce opposite
 //!   termination verdicts make the task malformed. A program with neither is a task with no
 //!   property and no expected answer.
@@ -37,6 +41,9 @@ use std::path::{Path, PathBuf};
 /// `unreach-call`.
 const FOLDER_PROPERTIES: [(&str, &str); 3] =
     [("races", "no-data-race"), ("SignedIntegerOverflow", "no-overflow"), ("memsafety", "valid-memsafety")];
+
+/// Folders of annotated programs labelled for the 32-bit data model (see the module's text).
+const ILP32_FOLDERS: [&str; 1] = ["memsafety"];
 
 /// The C data model a task assumes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -434,6 +441,9 @@ pub fn program_task(file: &Path) -> Task {
                 .to_string(),
             );
             task.expected = e;
+            if ILP32_FOLDERS.iter().any(|f| file.components().any(|c| c.as_os_str() == *f)) && !is_boogie(file) {
+                task.data_model = Some(DataModel::Ilp32);
+            }
         }
         Ok(None) => {}
         Err(msg) => {
@@ -443,6 +453,10 @@ pub fn program_task(file: &Path) -> Task {
         }
     }
     task
+}
+
+fn is_boogie(p: &Path) -> bool {
+    p.extension().and_then(|e| e.to_str()) == Some("bpl")
 }
 
 fn is_yml(p: &Path) -> bool {

@@ -274,7 +274,7 @@ fn folders_of_other_properties() {
     let got = summary(&[fixtures().join("folders")]);
     let want = vec![
         ("folders/SignedIntegerOverflow/inc.c".into(), s("no-overflow"), s("false"), None, false),
-        ("folders/memsafety/leak.c".into(), s("valid-memsafety"), s("false"), None, false),
+        ("folders/memsafety/leak.c".into(), s("valid-memsafety"), s("false"), Some("ILP32"), false),
         ("folders/races/none.c".into(), s("no-data-race"), s("true"), None, false),
     ];
     assert_eq!(got, want);

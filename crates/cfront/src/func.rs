@@ -109,6 +109,8 @@ pub(crate) struct Fx<'t> {
     pub label_paths: HashMap<String, Vec<usize>>,
     /// The open scopes (by statement address) with the bases of their objects in memory.
     pub frames: Vec<(usize, Vec<Term>)>,
+    /// The base of the variadic arguments of a variadic function (`varargs`).
+    pub va: Option<Term>,
     /// Locations of the `case`/`default` labels of enclosing switches (by node address).
     pub cases: HashMap<usize, usize>,
     /// ACSL loop invariant statements waiting for the loop that follows: translated at its
@@ -156,6 +158,7 @@ impl<'t> Fx<'t> {
             param_vars: Vec::new(),
             param_entry: HashMap::new(),
             params_in_memory: false,
+            va: None,
         }
     }
 

@@ -175,6 +175,13 @@ impl Fx<'_> {
                 return Ok(v);
             }
             match name {
+                "va_start" | "__builtin_va_start" => return self.va_start(args, pos),
+                crate::varargs::VA_ARG => return self.va_arg(args, ret_ty, pos),
+                "va_copy" | "__builtin_va_copy" => return self.va_copy(args, pos),
+                "va_end" | "__builtin_va_end" => {
+                    self.effects(args)?;
+                    return Ok(Val::Void);
+                }
                 "__VERIFIER_assume" | "assume_abort_if_not" => {
                     let c = self.one_cond(name, args, pos)?;
                     self.assume(&c, pos);
@@ -415,11 +422,21 @@ impl Fx<'_> {
 
     /// A call of a function defined in the translation unit: a `Call` edge.
     fn call_defined(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos, needed: bool) -> Result<Val> {
+        let variadic = self.tr.funcs.get(name).filter(|f| f.ty.variadic).map(|f| f.ty.params.len().min(args.len()));
+        let (args, extra) = args.split_at(variadic.unwrap_or(args.len()));
         let mut terms = Vec::new();
         for a in args {
             let v = self.rvalue(a)?;
             terms.extend(v.flatten(self.tr.sem()));
         }
+        let va = match variadic {
+            Some(_) => {
+                let va = self.pass_variadic(extra, pos)?;
+                terms.push(va.clone().unwrap_or_else(|| smt::build::int(0)));
+                va
+            }
+            None => None,
+        };
         let shape = self.tr.shape("#r", ret_ty, 0, None);
         let rets: Vec<Term> = match (ret_ty, &shape) {
             (CType::Void, _) => vec![],
@@ -429,6 +446,9 @@ impl Fx<'_> {
         };
         let call = Call { callee: self.tr.callee(name), args: terms, rets: rets.clone() };
         self.emit_label(Label::Call(call), pos, None);
+        if let Some(va) = va {
+            self.release(&[va], pos);
+        }
         Ok(match (&shape, ret_ty) {
             (_, CType::Void) => Val::Void,
             (Shape::Int(..), _) => Val::Int(rets[0].clone()),

@@ -43,6 +43,7 @@ mod translate;
 mod typeck;
 pub mod types;
 mod units;
+mod varargs;
 
 pub use back::{BackTranslation, ValueType};
 pub use error::{CError, ErrorKind};
@@ -284,6 +285,7 @@ fn translate_on_this_thread(path: &Path, opts: &COptions) -> Result<Translation,
         }
     };
     let mut tr = translate::Tr::new(opts.clone(), source.map, file);
+    tr.text = parsed.source;
     tr.unit(&parsed.unit)?;
     tr.finish()
 }

@@ -1,5 +1,5 @@
 //! Models of C library functions written in C (`library/models.c`): `string.h`, the byte
-//! functions, `ctype.h`. A program that calls one and does not define it gets the model's
+//! functions, `ctype.h`, `strtol` & co., `fgets`, `ffs` & co., `qsort` and `bsearch`. A program that calls one and does not define it gets the model's
 //! definition, translated like its own functions (only if reachable), with positions in the
 //! pseudo-file `<library>`.
 

@@ -24,7 +24,7 @@ impl Tr {
         let is_entry = self.is_entry(&name);
         let mut fx = Fx::new(self, &name, Some(pos.clone()));
         fx.tr.scopes.push(Default::default());
-        let r = fx.body(f, &fty.ret, &params, is_entry, &pos);
+        let r = fx.body(f, &fty, &params, is_entry, &pos);
         fx.tr.scopes.pop();
         let proc = r?;
         self.procedures.insert(name, proc);
@@ -236,7 +236,7 @@ impl Fx<'_> {
     fn body(
         &mut self,
         f: &Node<ast::FunctionDefinition>,
-        ret_ty: &CType,
+        fty: &crate::types::FuncType,
         params: &[(Option<String>, CType)],
         is_entry: bool,
         pos: &SourcePos,
@@ -269,6 +269,13 @@ impl Fx<'_> {
                 self.tr.declare(n, Ordinary::Var(v));
             }
         }
+        if fty.variadic {
+            // the base of the variadic arguments (an entry function's are unknown)
+            let va = Term::var(&self.local_name(crate::varargs::VA_PARAM), Sort::Int);
+            ir_params.push(va.clone());
+            self.va = (!is_entry).then_some(va);
+        }
+        let ret_ty = &fty.ret;
         let rets = if *ret_ty == CType::Void {
             vec![]
         } else {

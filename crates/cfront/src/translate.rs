@@ -92,6 +92,8 @@ pub(crate) struct Tr {
     pub opts: COptions,
     /// Maps byte offsets of the parsed text to source positions.
     pub map: LineMap,
+    /// The preprocessed text (the spans of the syntax tree point into it).
+    pub text: String,
     /// The file name.
     pub file: Arc<str>,
     /// All structs and unions.
@@ -209,6 +211,7 @@ impl Tr {
             addressed_functions: BTreeSet::new(),
             literals: BTreeSet::new(),
             reinterpreting: false,
+            text: String::new(),
             bytes: false,
             tagged_bytes: false,
             byte_views: false,

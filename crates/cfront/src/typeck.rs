@@ -135,7 +135,8 @@ impl Tr {
             }
             E::VaArg(v) => {
                 let ty = self.type_name(&v.node.type_name)?;
-                Ok(Expr::new(ExprKind::Unsupported("va_arg".into()), ty, pos))
+                let ap = self.expr(&v.node.va_list)?;
+                Ok(Expr::new(ExprKind::Call(Callee::Named(crate::varargs::VA_ARG.into()), vec![ap]), ty, pos))
             }
             E::Statement(st) => {
                 let ast::Statement::Compound(items) = &st.node else {
@@ -600,6 +601,24 @@ impl Tr {
         }
     }
 
+    /// Whether the expression at `span` is written in parentheses (its span includes them).
+    fn parenthesized(&self, span: Span) -> bool {
+        let text = self.text.get(span.start..span.end).unwrap_or("").trim_end().as_bytes();
+        // the opening parenthesis closes at the end
+        let mut depth = 0;
+        for (k, c) in text.iter().enumerate() {
+            match c {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                return k > 0 && k + 1 == text.len();
+            }
+        }
+        false
+    }
+
     fn binary(
         &mut self,
         op: &ast::BinaryOperator,
@@ -649,7 +668,9 @@ impl Tr {
                     _ => CmpOp::Ne,
                 };
                 let (a, b) = (self.decay(a), self.decay(b));
-                if self.acsl && (matches!(a.kind, ExprKind::Cmp(..)) || matches!(b.kind, ExprKind::Cmp(..))) {
+                let chained = (matches!(a.kind, ExprKind::Cmp(..)) && !self.parenthesized(lhs.span))
+                    || (matches!(b.kind, ExprKind::Cmp(..)) && !self.parenthesized(rhs.span));
+                if self.acsl && chained {
                     return Err(self.unsupported(span, "chained comparison in ACSL"));
                 }
                 if a.ty.is_pointer() || b.ty.is_pointer() {

@@ -208,3 +208,55 @@ char *fgets(char *s, int n, void *stream) {
   s[k] = 0;
   return s;
 }
+
+/* strings.h: the position (from 1) of the least significant bit set, 0 for none (a narrower
+   argument extends to the same lowest bit). */
+
+int ffsll(long long i) {
+  unsigned long long u = (unsigned long long)i;
+  if (u == 0)
+    return 0;
+  int r = 1;
+  while ((u & 1) == 0) {
+    u = u >> 1;
+    r++;
+  }
+  return r;
+}
+
+int ffsl(long i) { return ffsll(i); }
+
+int ffs(int i) { return ffsll(i); }
+
+/* stdlib.h: sorting and searching through the program's comparison function. qsort is an
+   insertion sort (stable, one of the orders the standard allows for equal elements); bsearch
+   a binary search (which of several equal elements it finds is one the standard allows). */
+
+void qsort(void *base, unsigned long n, unsigned long size, int (*cmp)(const void *, const void *)) {
+  unsigned char *b = base;
+  for (unsigned long i = 1; i < n; i++) {
+    for (unsigned long j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--) {
+      for (unsigned long k = 0; k < size; k++) {
+        unsigned char t = b[(j - 1) * size + k];
+        b[(j - 1) * size + k] = b[j * size + k];
+        b[j * size + k] = t;
+      }
+    }
+  }
+}
+
+void *bsearch(const void *key, const void *base, unsigned long n, unsigned long size, int (*cmp)(const void *, const void *)) {
+  const unsigned char *b = base;
+  unsigned long lo = 0, hi = n;
+  while (lo < hi) {
+    unsigned long mid = lo + (hi - lo) / 2;
+    int c = cmp(key, b + mid * size);
+    if (c == 0)
+      return (void *)(b + mid * size);
+    if (c < 0)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return 0;
+}

@@ -1,0 +1,54 @@
+//! End-to-end tests of C as real programs write it: memory as bytes, variadic functions,
+//! library models through function pointers, threads that outlive `main`.
+
+mod common;
+
+use common::{output, own, shared, verdict};
+
+/// The verdict and the error's `file:line` of `name` under `args`.
+fn assert_verdict(name: &str, args: &[&str], want: &str, line: Option<u32>) {
+    let out = output(&own(name), &[&["--timeout", "60"], args].concat());
+    assert_eq!(out.lines().next(), Some(want), "{name} {args:?}: {out}");
+    if let Some(line) = line {
+        assert!(out.contains(&format!("{name}:{line}:")), "{name} {args:?}: {out}");
+    }
+}
+
+#[test]
+fn memory_as_bytes_reads_objects_at_other_types() {
+    for semantics in ["integer", "bitvector"] {
+        let args = ["--semantics", semantics];
+        assert_verdict("bytes-struct-view.c", &args, "TRUE", None);
+        assert_verdict("bytes-struct-view-bug.c", &args, "FALSE(unreach-call)", Some(10));
+    }
+    // a byte written through a `char *` changes the `int` (Ultimate's regression task)
+    if let Some(f) = shared("ultimate/programs/regression/c", "SubwordAccess.c") {
+        let out = output(&f, &["--timeout", "60"]);
+        assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("SubwordAccess.c:26:"), "{out}");
+    }
+    // the third byte of each int, read through a `char *`, in a loop that terminates
+    if let Some(f) = shared("ultimate/termination/svcomp15/termination-memory-alloca", "stroeder1-alloca_true-termination.c") {
+        assert_eq!(verdict(&f, &["--property", "termination", "--timeout", "60"]), "TRUE");
+    }
+}
+
+#[test]
+fn variadic_functions_read_the_arguments_passed() {
+    assert_verdict("varargs-sum.c", &[], "TRUE", None);
+    assert_verdict("varargs-overread-bug.c", &[], "FALSE(valid-deref)", Some(8));
+    if let Some(f) = shared("ultimate/programs/regression/c", "varargs.c") {
+        assert_eq!(verdict(&f, &["--timeout", "60"]), "TRUE");
+    }
+}
+
+#[test]
+fn qsort_and_bsearch_call_the_comparison_through_a_pointer() {
+    assert_verdict("qsort-bsearch.c", &[], "TRUE", None);
+    assert_verdict("qsort-bsearch-bug.c", &[], "FALSE(unreach-call)", Some(14));
+}
+
+#[test]
+fn returning_from_main_ends_every_thread() {
+    assert_verdict("conc-main-returns.c", &[], "TRUE", None);
+    assert_verdict("conc-main-returns-bug.c", &[], "FALSE(valid-deref)", Some(6));
+}
