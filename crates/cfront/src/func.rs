@@ -163,10 +163,21 @@ impl<'t> Fx<'t> {
     }
 
     /// Releases the objects of the scope frames from `depth` on (innermost first), without
-    /// closing them (for jumps out of scopes).
+    /// closing them (for jumps out of scopes). The entry function's return in a program that
+    /// starts threads releases nothing: it ends the execution (C: it is `exit`), and the
+    /// threads still running may take steps that come before it in a real execution.
     pub fn release_frames(&mut self, depth: usize, pos: &SourcePos) {
+        if depth == 0 && self.ends_execution() {
+            return;
+        }
         let bases: Vec<Term> = self.frames[depth.min(self.frames.len())..].iter().flat_map(|(_, bs)| bs.iter().cloned()).collect();
         self.release(&bases, pos);
+    }
+
+    /// Whether returning from this function ends an execution with threads (the entry
+    /// function of a program that starts threads).
+    pub fn ends_execution(&self) -> bool {
+        self.tr.starts_threads && self.tr.is_entry(&self.name)
     }
 
     /// Whether a property is instrumented.

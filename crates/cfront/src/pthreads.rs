@@ -238,6 +238,10 @@ impl Fx<'_> {
         let Val::Ptr(b, o) = self.rvalue(t)? else { return Err(CError::syntax(pos, "`pthread_create` of a non-pointer")) };
         // the counter is read and incremented in one step, so that no two threads get one id
         self.tr.uses_threads = true;
+        if !self.tr.starts_threads {
+            self.tr.starts_threads = true;
+            self.tr.new_marks = true;
+        }
         let id = self.temp_of(Sort::Int);
         let next = add(&[thread_counter(), int(1)]);
         self.emit(Stmt::Assign(vec![(id.clone(), next.clone()), (thread_counter(), next)]), pos, None);

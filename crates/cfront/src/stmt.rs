@@ -404,6 +404,10 @@ impl Fx<'_> {
     fn close_scope(&mut self, pos: &SourcePos) {
         self.tr.scopes.pop();
         if let Some((_, bases)) = self.frames.pop() {
+            // the end of the function's body is its return (see `release_frames`)
+            if self.frames.len() == 1 && self.ends_execution() {
+                return;
+            }
             self.release(&bases, pos);
         }
     }

@@ -145,6 +145,9 @@ pub(crate) struct Tr {
     pub byte_views: bool,
     /// See `byte_views`.
     pub wide_units: bool,
+    /// Whether the program starts threads (kept across translation attempts: the entry
+    /// function's return translates differently, see `Fx::release_frames`).
+    pub starts_threads: bool,
     /// Whether the program converts integers (other than 0) to pointers.
     pub integer_pointers: bool,
     /// The entry functions (`choose_entries`).
@@ -214,6 +217,7 @@ impl Tr {
             text: String::new(),
             bytes: false,
             tagged_bytes: false,
+            starts_threads: false,
             byte_views: false,
             wide_units: false,
             integer_pointers: false,
@@ -506,7 +510,6 @@ impl Tr {
             procedures,
             entries,
             race_data,
-            entry_end_ends_threads: true,
         };
         let externs = self.externs();
         self.back.set_externs(externs);

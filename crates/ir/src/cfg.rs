@@ -474,9 +474,6 @@ pub struct Program {
     /// The shared variables whose accesses by two threads at once are data races to report
     /// (`no-data-race`; empty: races are not checked).
     pub race_data: BTreeSet<Term>,
-    /// Whether the end of the entry's thread ends the execution, every other thread with it
-    /// (C: returning from `main` is `exit`); otherwise the other threads go on.
-    pub entry_end_ends_threads: bool,
 }
 
 /// The name of the variable that holds `x`'s value at procedure entry (`old(x)`).

@@ -5,8 +5,7 @@
 //! starts the lowest free instance of its template (the instances of a template are
 //! symmetric), a join ends an instance that reached its exit and whose thread id matches (and
 //! whose results have the types of the join's targets, if it has any), an atomic section keeps
-//! every other instance still, and a thread's `Exit` takes it to its exit (the entry's thread's,
-//! in C, ends the execution). A fork when every
+//! every other instance still, and a thread's `Exit` takes it to its exit. A fork when every
 //! instance of the template runs leads to a location of kind [`ViolationKind::ThreadLimit`]: an
 //! engine never calls a program safe while it is reachable, and never reports it as a
 //! violation.
@@ -46,8 +45,6 @@ pub struct ThreadProgram {
     pub instances: usize,
     /// The shared variables whose concurrent accesses are data races (empty: not checked).
     pub race_data: BTreeSet<Term>,
-    /// Whether the end of the entry's thread ends the execution (`Program::entry_end_ends_threads`).
-    pub entry_end_ends_threads: bool,
 }
 
 /// The program of `entry` as threads, or `None` if no thread is ever started.
@@ -90,13 +87,7 @@ pub fn prepare_threads(program: &Program, entry: &str, instances: usize) -> Resu
         }
         next += 1;
     }
-    Ok(Some(ThreadProgram {
-        threads,
-        shared,
-        instances,
-        race_data: program.race_data.clone(),
-        entry_end_ends_threads: program.entry_end_ends_threads,
-    }))
+    Ok(Some(ThreadProgram { threads, shared, instances, race_data: program.race_data.clone() }))
 }
 
 /// An error if a thread runs a recursive procedure (inlining would replace its calls by
@@ -320,9 +311,6 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool) -> Result<Pro
         if x.cfg.locs[src].error.is_some() {
             continue;
         }
-        if tp.entry_end_ends_threads && s.locs[0] == Some(cfgs[0].exit) {
-            continue; // the execution has ended
-        }
         let only = persistent.as_ref().filter(|_| s.atomic.is_none()).and_then(|p| p.choose(cfgs, &succ, &s.locs));
         for (t, loc) in s.locs.iter().enumerate() {
             let Some(loc) = *loc else { continue };
@@ -413,7 +401,7 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
             vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, Some((t, depth + 1)))))]
         }
         ThreadOp::Exit { values } => {
-            // the thread's results (the entry's thread has none)
+            // the thread's results (the entry's thread has none: the others go on)
             let rets = &tp.threads[t].rets;
             let stmt = match rets.len() == values.len() && !rets.is_empty() {
                 true => Stmt::Assign(rets.iter().cloned().zip(values.iter().cloned()).collect()),

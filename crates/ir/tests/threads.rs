@@ -137,7 +137,6 @@ fn forking(n: usize) -> Program {
         procedures: BTreeMap::from([("main".to_string(), main), ("worker".to_string(), worker)]),
         entries: vec!["main".into()],
         race_data: Default::default(),
-        entry_end_ends_threads: false,
     }
 }
 
@@ -171,7 +170,6 @@ fn a_program_without_forks_is_not_concurrent() {
         procedures: BTreeMap::from([("main".to_string(), p)]),
         entries: vec!["main".into()],
         race_data: Default::default(),
-        entry_end_ends_threads: false,
     };
     assert!(ir::prepare_threads(&program, "main", 2).expect("prepared").is_none());
     let sequential = ir::threads::without_atomic_sections(&program).expect("had atomic sections");
