@@ -311,13 +311,23 @@ impl Fx<'_> {
         }
         // an undefined function: a nondeterministic result of the right type
         let reason = format!("call of undefined function {name}");
+        let mut writes = false;
         for a in args {
             if matches!(a.kind, ExprKind::StrLit(_)) || (matches!(&a.kind, ExprKind::Cast(x) if matches!(x.kind, ExprKind::StrLit(_)))) {
                 continue;
             }
-            if let Val::Ptr(..) | Val::Agg(_) = self.rvalue(a)? {
-                // the function could write through the pointer
-                return Err(CError::unsupported(pos, format!("call of undefined function `{name}` with a pointer or struct argument")));
+            writes |= matches!(self.rvalue(a)?, Val::Ptr(..) | Val::Agg(_));
+        }
+        if writes {
+            // the function may write wherever its pointers lead: every object's contents
+            self.use_memory();
+            let mut contents = vec![self.tr.int_memory(), crate::memory::mem_base(), crate::memory::mem_off()];
+            if self.tr.tagged_bytes {
+                contents.push(crate::bytes::mem_tag());
+            }
+            self.emit(Stmt::Havoc(contents), pos, Some(format!("{reason}, which may write the memory its pointer arguments reach")));
+            if *ret_ty == CType::Void {
+                return Ok(Val::Void);
             }
         }
         if let (Some(&(_, lo, hi, exact)), CType::Int(_)) = (INPUTS.iter().find(|(n, ..)| *n == name), ret_ty) {
