@@ -114,7 +114,8 @@ impl Fx<'_> {
                 Place::Mem(mut m) => {
                     let CType::Record(r) = m.ty else { return Err(CError::syntax(&e.pos, "member access to a non-struct")) };
                     if self.tr.records.get(r).is_some_and(|rec| rec.is_union) {
-                        return Err(self.unsupported(&e.pos, "access to a member of a union"));
+                        // its members overlap: memory holds bytes
+                        self.use_bytes();
                     }
                     let off = self.tr.layout().field_offset(r, *k).ok_or_else(|| self.unsupported(&e.pos, "access to a bit-field"))?;
                     m.o = add(&[m.o, int(off as i64)]);

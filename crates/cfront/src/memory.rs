@@ -187,7 +187,7 @@ impl Fx<'_> {
 
     /// The scalar cells of an object of type `ty` at byte offset `off`, in the order of the
     /// leaves of its register representation.
-    fn cells(&self, ty: &CType, off: u64, out: &mut Vec<(u64, Cell)>, pos: &SourcePos) -> Result<()> {
+    fn cells(&mut self, ty: &CType, off: u64, out: &mut Vec<(u64, Cell)>, pos: &SourcePos) -> Result<()> {
         match ty {
             CType::Int(_) => out.push((off, Cell::Int(ty.clone()))),
             CType::Pointer(_) => out.push((off, Cell::Ptr)),
@@ -202,7 +202,11 @@ impl Fx<'_> {
                 let rec = self.tr.records.get(*r).cloned();
                 let Some(rec) = rec else { return Err(CError::unsupported(pos, "unknown struct")) };
                 if rec.is_union {
-                    return Err(CError::unsupported(pos, "union in memory"));
+                    // its members overlap: a union is its bytes (in memory as bytes)
+                    self.use_bytes();
+                    let size = self.size_of(ty, pos)?;
+                    out.extend((0..size).map(|k| (off + k, Cell::Int(CType::Int(crate::types::IntKind::UChar)))));
+                    return Ok(());
                 }
                 let fields = rec.fields.clone().unwrap_or_default();
                 for (k, f) in fields.iter().enumerate() {

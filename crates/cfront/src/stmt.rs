@@ -255,7 +255,7 @@ impl Fx<'_> {
                 ranges.push(self.range(&t, &ty));
             }
             let key = keys.get(k).copied();
-            let shape = if key.is_some_and(|k| self.tr.mem_locals.contains(&k)) {
+            let shape = if key.is_some_and(|k| self.tr.mem_locals.contains(&k)) || self.tr.is_union(ty) {
                 let b = Term::var(&self.local_name(&format!("&{ir_name}")), Sort::Int);
                 self.locals.push(b.clone());
                 to_memory.push((b.clone(), ty.clone(), reg.clone()));
@@ -1006,8 +1006,8 @@ impl Fx<'_> {
                 }
                 _ => None,
             };
-            let shape = if self.tr.mem_locals.contains(&key) {
-                // the address is taken: the object lives in memory
+            let shape = if self.tr.mem_locals.contains(&key) || self.tr.is_union(&ty) {
+                // the address is taken (or the members overlap): the object lives in memory
                 let b = Term::var(&self.local_name(&format!("&{ir_name}")), Sort::Int);
                 let size = match (&ty, &len) {
                     (CType::Array(e, None), Some(l)) => {

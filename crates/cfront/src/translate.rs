@@ -298,9 +298,17 @@ impl Tr {
 
     /// Adds a variable with static storage (global or static local) and returns its id.
     pub fn add_static(&mut self, c_name: &str, ir_name: &str, ty: CType) -> VarId {
-        let shape = self.shape(ir_name, &ty, 0, None);
+        let shape = match self.is_union(&ty) {
+            true => Shape::Mem(Term::var(&format!("&{ir_name}"), smt::Sort::Int)),
+            false => self.shape(ir_name, &ty, 0, None),
+        };
         self.vars.push(VarInfo { c_name: c_name.to_string(), ir_name: ir_name.to_string(), ty, shape, is_static: true, decl_key: None });
         self.vars.len() - 1
+    }
+
+    /// Whether `ty` is a union, whose members overlap: its objects live in memory.
+    pub fn is_union(&self, ty: &CType) -> bool {
+        matches!(ty, CType::Record(r) if self.records.get(*r).is_some_and(|rec| rec.is_union))
     }
 
     /// Translates the translation unit.

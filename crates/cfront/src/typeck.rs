@@ -40,9 +40,14 @@ impl Tr {
                     ast::MemberOperator::Direct => {
                         let CType::Record(r) = base.ty else { return Err(no_member()) };
                         let path = self.field_path(r, name).ok_or_else(no_member)?;
+                        let union = self.records.get(r).is_some_and(|rec| rec.is_union);
                         let mut e = base;
                         for (k, t) in path {
                             e = Expr::new(ExprKind::Member(bx(e), k), t, pos.clone());
+                        }
+                        if union {
+                            // the members of a union overlap in memory (see `bytes`)
+                            self.mark_address_taken(&e);
                         }
                         Ok(e)
                     }
