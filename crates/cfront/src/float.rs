@@ -123,6 +123,24 @@ pub fn parse_constant(number: &str, hexadecimal: bool, kind: FloatKind) -> Optio
     }
 }
 
+/// The IEEE operation of a `math.h` function of one argument that C defines exactly (correctly
+/// rounded or exact): `fabs`, `sqrt`, `floor`, `ceil`, `round`, `trunc` and their `f` forms.
+pub fn math_operation(name: &str) -> Option<smt::fp::FpOp> {
+    use smt::fp::FpOp;
+    Some(match name.strip_suffix('f').filter(|n| MATH.contains(n)).unwrap_or(name) {
+        "fabs" => FpOp::Abs,
+        "sqrt" => FpOp::Sqrt,
+        "floor" => FpOp::Floor,
+        "ceil" => FpOp::Ceil,
+        "round" => FpOp::Round,
+        "trunc" => FpOp::Trunc,
+        _ => return None,
+    })
+}
+
+/// The `double` names of [`math_operation`].
+const MATH: [&str; 6] = ["fabs", "sqrt", "floor", "ceil", "round", "trunc"];
+
 #[cfg(test)]
 mod tests {
     use super::*;

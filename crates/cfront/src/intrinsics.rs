@@ -175,6 +175,13 @@ impl Fx<'_> {
                 return Ok(v);
             }
             match name {
+                _ if crate::float::math_operation(name).is_some() && self.exact_float_call(args, ret_ty) => {
+                    let op = crate::float::math_operation(name).unwrap_or(smt::fp::FpOp::Abs);
+                    return Ok(match self.rvalue(&args[0])? {
+                        Val::Float(Some(x)) => Val::Float(Some(smt::fp::un(op, &x))),
+                        _ => return Err(CError::syntax(pos, format!("`{name}` of a value that is not a float"))),
+                    });
+                }
                 "va_start" | "__builtin_va_start" => return self.va_start(args, pos),
                 crate::varargs::VA_ARG => return self.va_arg(args, ret_ty, pos),
                 "va_copy" | "__builtin_va_copy" => return self.va_copy(args, pos),
@@ -345,6 +352,10 @@ impl Fx<'_> {
             CType::Float(_) if self.tr.sem().float_sort(ret_ty).is_some() => Ok(Val::Float(Some(self.nondet(ret_ty, pos, Some(reason))))),
             CType::Float(_) => {
                 self.emit(Stmt::Assume(smt::build::tt()), pos, Some(reason));
+                if crate::float::math_operation(name).is_some() && matches!(args, [a] if a.ty == *ret_ty) {
+                    // an IEEE operation under bit-vector semantics
+                    self.mark_bit_precise_exact(ret_ty);
+                }
                 Ok(Val::Float(None))
             }
             CType::Void => {
@@ -428,6 +439,12 @@ impl Fx<'_> {
             self.effect(a)?;
         }
         Ok(())
+    }
+
+    /// Whether a call of a `math.h` function of one argument is exact: its argument and result
+    /// have one floating type that the semantics models (bit-vector semantics).
+    fn exact_float_call(&self, args: &[Expr], ret_ty: &CType) -> bool {
+        matches!(args, [a] if a.ty == *ret_ty) && self.tr.sem().float_sort(ret_ty).is_some()
     }
 
     /// A call of a function defined in the translation unit: a `Call` edge.

@@ -31,6 +31,16 @@ pub enum FpOp {
     IsZero,
     /// `fp.roundToIntegral RTZ`: the integral part.
     Trunc,
+    /// `fp.roundToIntegral RTN`: the greatest integral value not above.
+    Floor,
+    /// `fp.roundToIntegral RTP`: the least integral value not below.
+    Ceil,
+    /// `fp.roundToIntegral RNA`: the nearest integral value, halfway cases away from zero.
+    Round,
+    /// `fp.abs`
+    Abs,
+    /// `fp.sqrt RNE`
+    Sqrt,
     /// The float of sort `(e, s)` whose IEEE pattern is the bit-vector argument (`e + s` bits).
     FromBits(u32, u32),
     /// A signed bit-vector to the nearest float of sort `(e, s)`.
@@ -59,7 +69,9 @@ impl FpOp {
             FpOp::Eq => "fp.eq",
             FpOp::IsNaN => "fp.isNaN",
             FpOp::IsZero => "fp.isZero",
-            FpOp::Trunc => "fp.roundToIntegral",
+            FpOp::Trunc | FpOp::Floor | FpOp::Ceil | FpOp::Round => "fp.roundToIntegral",
+            FpOp::Abs => "fp.abs",
+            FpOp::Sqrt => "fp.sqrt",
             FpOp::FromBits(..) | FpOp::FromSigned(..) | FpOp::FromFloat(..) => "to_fp",
             FpOp::FromUnsigned(..) => "to_fp_unsigned",
             FpOp::ToSigned(_) => "fp.to_sbv",
@@ -70,7 +82,10 @@ impl FpOp {
     /// The rounding mode the operator takes as its first SMT-LIB argument, if any.
     pub fn rounding(self) -> Option<&'static str> {
         match self {
-            FpOp::Add | FpOp::Sub | FpOp::Mul | FpOp::Div => Some("RNE"),
+            FpOp::Add | FpOp::Sub | FpOp::Mul | FpOp::Div | FpOp::Sqrt => Some("RNE"),
+            FpOp::Floor => Some("RTN"),
+            FpOp::Ceil => Some("RTP"),
+            FpOp::Round => Some("RNA"),
             FpOp::FromSigned(..) | FpOp::FromUnsigned(..) | FpOp::FromFloat(..) => Some("RNE"),
             FpOp::Trunc | FpOp::ToSigned(_) | FpOp::ToUnsigned(_) => Some("RTZ"),
             _ => None,
@@ -94,7 +109,17 @@ pub fn app(op: FpOp, args: &[Term]) -> Term {
         FpOp::Lt | FpOp::Leq | FpOp::Eq | FpOp::IsNaN | FpOp::IsZero => Sort::Bool,
         FpOp::FromBits(e, s) | FpOp::FromSigned(e, s) | FpOp::FromUnsigned(e, s) | FpOp::FromFloat(e, s) => Sort::Float(e, s),
         FpOp::ToSigned(w) | FpOp::ToUnsigned(w) => Sort::BitVec(w),
-        FpOp::Add | FpOp::Sub | FpOp::Mul | FpOp::Div | FpOp::Neg | FpOp::Trunc => first.clone(),
+        FpOp::Add
+        | FpOp::Sub
+        | FpOp::Mul
+        | FpOp::Div
+        | FpOp::Neg
+        | FpOp::Trunc
+        | FpOp::Floor
+        | FpOp::Ceil
+        | FpOp::Round
+        | FpOp::Abs
+        | FpOp::Sqrt => first.clone(),
     };
     if let (FpOp::FromFloat(..), Sort::Float(..)) = (op, &first) {
         if first == sort {

@@ -103,6 +103,9 @@ pub mod op {
     // Floating-point kinds (`Z3_OP_FPA_*`), libz3 4.8.12's numbers.
     pub const FPA_FIRST: u32 = 45056;
     pub const FPA_RM_NEAREST_TIES_TO_EVEN: u32 = 45056;
+    pub const FPA_RM_NEAREST_TIES_TO_AWAY: u32 = 45057;
+    pub const FPA_RM_TOWARD_POSITIVE: u32 = 45058;
+    pub const FPA_RM_TOWARD_NEGATIVE: u32 = 45059;
     pub const FPA_RM_TOWARD_ZERO: u32 = 45060;
     pub const FPA_NUM: u32 = 45061;
     pub const FPA_PLUS_INF: u32 = 45062;
@@ -115,6 +118,8 @@ pub mod op {
     pub const FPA_NEG: u32 = 45069;
     pub const FPA_MUL: u32 = 45070;
     pub const FPA_DIV: u32 = 45071;
+    pub const FPA_ABS: u32 = 45073;
+    pub const FPA_SQRT: u32 = 45077;
     pub const FPA_ROUND_TO_INTEGRAL: u32 = 45078;
     pub const FPA_EQ: u32 = 45079;
     pub const FPA_LT: u32 = 45080;

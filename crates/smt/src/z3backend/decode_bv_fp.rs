@@ -77,6 +77,9 @@ pub(super) fn decode_fp(cx: &Z3Ctx, k: u32, decl: Option<ffi::Z3_func_decl>, arg
     match k {
         FPA_RM_NEAREST_TIES_TO_EVEN => Some(rounding_marker("RNE")),
         FPA_RM_TOWARD_ZERO => Some(rounding_marker("RTZ")),
+        FPA_RM_TOWARD_NEGATIVE => Some(rounding_marker("RTN")),
+        FPA_RM_TOWARD_POSITIVE => Some(rounding_marker("RTP")),
+        FPA_RM_NEAREST_TIES_TO_AWAY => Some(rounding_marker("RNA")),
         FPA_ADD => bin(FpOp::Add, rounded("RNE")?),
         FPA_SUB => bin(FpOp::Sub, rounded("RNE")?),
         FPA_MUL => bin(FpOp::Mul, rounded("RNE")?),
@@ -89,7 +92,12 @@ pub(super) fn decode_fp(cx: &Z3Ctx, k: u32, decl: Option<ffi::Z3_func_decl>, arg
         FPA_GE => bin(FpOp::Leq, &[args.get(1)?.clone(), args.first()?.clone()]),
         FPA_IS_NAN => un(FpOp::IsNaN, args),
         FPA_IS_ZERO => un(FpOp::IsZero, args),
-        FPA_ROUND_TO_INTEGRAL => un(FpOp::Trunc, rounded("RTZ")?),
+        FPA_ROUND_TO_INTEGRAL => [FpOp::Trunc, FpOp::Floor, FpOp::Ceil, FpOp::Round]
+            .into_iter()
+            .find_map(|op| Some((op, rounded(op.rounding()?)?)))
+            .and_then(|(op, xs)| un(op, xs)),
+        FPA_ABS => un(FpOp::Abs, args),
+        FPA_SQRT => un(FpOp::Sqrt, rounded("RNE")?),
         FPA_TO_SBV => un(FpOp::ToSigned(param(0)), rounded("RTZ")?),
         FPA_TO_UBV => un(FpOp::ToUnsigned(param(0)), rounded("RTZ")?),
         FPA_TO_FP_UNSIGNED => un(FpOp::FromUnsigned(param(0), param(1)), rounded("RNE")?),

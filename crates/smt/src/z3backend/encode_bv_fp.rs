@@ -60,6 +60,9 @@ impl Z3Ctx {
         // the rounding mode (unused by the operators without one)
         let rm = match op.rounding() {
             Some("RTZ") => self.ast(unsafe { ffi::Z3_mk_fpa_rtz(c) }, "RTZ")?,
+            Some("RTN") => self.ast(unsafe { ffi::Z3_mk_fpa_rtn(c) }, "RTN")?,
+            Some("RTP") => self.ast(unsafe { ffi::Z3_mk_fpa_rtp(c) }, "RTP")?,
+            Some("RNA") => self.ast(unsafe { ffi::Z3_mk_fpa_rna(c) }, "RNA")?,
             _ => self.ast(unsafe { ffi::Z3_mk_fpa_rne(c) }, "RNE")?,
         };
         let rm = rm.p;
@@ -75,7 +78,9 @@ impl Z3Ctx {
             (FpOp::Sub, [x, y]) => unsafe { ffi::Z3_mk_fpa_sub(c, rm, x.p, y.p) },
             (FpOp::Mul, [x, y]) => unsafe { ffi::Z3_mk_fpa_mul(c, rm, x.p, y.p) },
             (FpOp::Div, [x, y]) => unsafe { ffi::Z3_mk_fpa_div(c, rm, x.p, y.p) },
-            (FpOp::Trunc, [x]) => unsafe { ffi::Z3_mk_fpa_round_to_integral(c, rm, x.p) },
+            (FpOp::Abs, _) => return self.mk_un(ffi::Z3_mk_fpa_abs, a, what),
+            (FpOp::Trunc | FpOp::Floor | FpOp::Ceil | FpOp::Round, [x]) => unsafe { ffi::Z3_mk_fpa_round_to_integral(c, rm, x.p) },
+            (FpOp::Sqrt, [x]) => unsafe { ffi::Z3_mk_fpa_sqrt(c, rm, x.p) },
             (FpOp::ToSigned(w), [x]) => unsafe { ffi::Z3_mk_fpa_to_sbv(c, rm, x.p, w) },
             (FpOp::ToUnsigned(w), [x]) => unsafe { ffi::Z3_mk_fpa_to_ubv(c, rm, x.p, w) },
             (FpOp::FromBits(e, m), [x]) => {
