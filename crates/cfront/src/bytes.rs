@@ -166,6 +166,13 @@ impl Fx<'_> {
         let (mut mi, mut mb, mut mo, mut tags) = (memory.clone(), mem_base(), mem_off(), mem_tag());
         let mut it = vals.iter();
         let mut tag_stores = false;
+        // the tags are written only where they are kept
+        let tagged = self.tr.tagged_bytes;
+        let tag = |tags: &mut Term, i: Term, t: Term| {
+            if tagged {
+                *tags = cell_set(tags, &m.b, &i, &t);
+            }
+        };
         for (off, cell) in cells {
             let o = add(&[m.o.clone(), int(*off as i64)]);
             let at = |i: u64| add(&[o.clone(), int(i as i64)]);
@@ -175,7 +182,7 @@ impl Fx<'_> {
                     let x = it.next().cloned().unwrap_or_else(|| int(0));
                     for (i, byte) in to_bytes(&x, t, n, self.tr.sem()).iter().enumerate() {
                         mi = cell_set(&mi, &m.b, &at(i as u64), byte);
-                        tags = cell_set(&tags, &m.b, &at(i as u64), &int(0));
+                        tag(&mut tags, at(i as u64), int(0));
                     }
                 }
                 Cell::Ptr => {
@@ -183,7 +190,7 @@ impl Fx<'_> {
                     mb = cell_set(&mb, &m.b, &o, &b);
                     mo = cell_set(&mo, &m.b, &o, &off);
                     for k in 0..self.tr.layout().pointer_size() {
-                        tags = cell_set(&tags, &m.b, &at(k), &pointer_tag(k));
+                        tag(&mut tags, at(k), pointer_tag(k));
                     }
                     tag_stores = true;
                 }
@@ -197,7 +204,7 @@ impl Fx<'_> {
                         _ => 0,
                     };
                     for i in 0..n {
-                        tags = cell_set(&tags, &m.b, &at(i), &int(FLOAT_TAG));
+                        tag(&mut tags, at(i), int(FLOAT_TAG));
                     }
                     tag_stores = true;
                 }
@@ -206,11 +213,7 @@ impl Fx<'_> {
         if tag_stores {
             self.tag_bytes();
         }
-        let mut pairs = vec![(memory, mi), (mem_base(), mb), (mem_off(), mo)];
-        if self.tr.tagged_bytes {
-            pairs.push((mem_tag(), tags));
-        }
-        pairs.into_iter().filter(|(a, b)| a != b).collect()
+        [(memory, mi), (mem_base(), mb), (mem_off(), mo), (mem_tag(), tags)].into_iter().filter(|(a, b)| a != b).collect()
     }
 }
 

@@ -113,7 +113,7 @@ impl Fx<'_> {
             ExprKind::Member(base, k) => match self.locate(base)? {
                 Place::Mem(mut m) => {
                     let CType::Record(r) = m.ty else { return Err(CError::syntax(&e.pos, "member access to a non-struct")) };
-                    if self.tr.records.get(r).is_some_and(|rec| rec.is_union) {
+                    if self.tr.is_union(&m.ty) {
                         // its members overlap: memory holds bytes
                         self.use_bytes();
                     }

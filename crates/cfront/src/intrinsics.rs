@@ -174,14 +174,13 @@ impl Fx<'_> {
             if let Some(v) = self.thread_call(name, args, ret_ty, pos)? {
                 return Ok(v);
             }
+            if let Some(op) = crate::float::math_operation(name).filter(|_| self.exact_float_call(args, ret_ty)) {
+                return match self.rvalue(&args[0])? {
+                    Val::Float(Some(x)) => Ok(Val::Float(Some(smt::fp::un(op, &x)))),
+                    _ => Err(CError::syntax(pos, format!("`{name}` of a value that is not a float"))),
+                };
+            }
             match name {
-                _ if crate::float::math_operation(name).is_some() && self.exact_float_call(args, ret_ty) => {
-                    let op = crate::float::math_operation(name).unwrap_or(smt::fp::FpOp::Abs);
-                    return Ok(match self.rvalue(&args[0])? {
-                        Val::Float(Some(x)) => Val::Float(Some(smt::fp::un(op, &x))),
-                        _ => return Err(CError::syntax(pos, format!("`{name}` of a value that is not a float"))),
-                    });
-                }
                 "va_start" | "__builtin_va_start" => return self.va_start(args, pos),
                 crate::varargs::VA_ARG => return self.va_arg(args, ret_ty, pos),
                 "va_copy" | "__builtin_va_copy" => return self.va_copy(args, pos),

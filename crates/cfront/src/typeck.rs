@@ -40,7 +40,8 @@ impl Tr {
                     ast::MemberOperator::Direct => {
                         let CType::Record(r) = base.ty else { return Err(no_member()) };
                         let path = self.field_path(r, name).ok_or_else(no_member)?;
-                        let union = self.records.get(r).is_some_and(|rec| rec.is_union);
+                        // (an anonymous union on the path counts too)
+                        let union = self.is_union(&base.ty) || path.iter().any(|(_, t)| self.is_union(t));
                         let mut e = base;
                         for (k, t) in path {
                             e = Expr::new(ExprKind::Member(bx(e), k), t, pos.clone());
