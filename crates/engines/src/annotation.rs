@@ -88,16 +88,8 @@ pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64, spec: &SolverSpec) -> Opt
             SatResult::Unknown(_) => Validity::Unknown,
         }
     };
-    // a failed obligation refutes the annotation; an undecided one leaves it unchecked
-    let mut undecided = false;
-    let mut refuted = |v: Validity| match v {
-        Validity::Valid => false,
-        Validity::Invalid => true,
-        Validity::Unknown => {
-            undecided = true;
-            false
-        }
-    };
+    let mut obligations = Obligations::default();
+    let mut refuted = |v: Validity| obligations.refutes(v);
     let formulas = std::iter::once(inv[cfg.entry].clone()).chain(cfg.error_locs().into_iter().map(|l| not(&inv[l])));
     for f in formulas {
         if refuted(valid(&f, solver)) {
@@ -109,7 +101,27 @@ pub fn check(cfg: &Cfg, inv: &[Term], timeout_ms: u64, spec: &SolverSpec) -> Opt
             return Some(false);
         }
     }
-    (!undecided).then_some(true)
+    obligations.outcome()
+}
+
+/// The obligations of an annotation's check so far: a failed one refutes the annotation, an
+/// undecided one leaves it unchecked.
+#[derive(Default)]
+pub(crate) struct Obligations {
+    undecided: bool,
+}
+
+impl Obligations {
+    /// Whether an obligation with this outcome refutes the annotation.
+    pub(crate) fn refutes(&mut self, v: Validity) -> bool {
+        self.undecided |= v == Validity::Unknown;
+        v == Validity::Invalid
+    }
+
+    /// The check's result once every obligation held or was undecided.
+    pub(crate) fn outcome(&self) -> Option<bool> {
+        (!self.undecided).then_some(true)
+    }
 }
 
 /// The proof of a TRUE answer for one entry procedure, checked with a solver of `spec`.

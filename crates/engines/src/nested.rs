@@ -201,33 +201,37 @@ fn proof_of_reach(entry: &str, p: &Program, reach: &NestedReach, annotation: &[T
     Proof { invariants, checked, ..Proof::default() }
 }
 
-/// Checks the annotation of the reachable states (see [`proof_of_safety`]); `None` when time
-/// ran out.
+/// Checks the annotation of the reachable states (see [`proof_of_safety`]): `Some(false)` when
+/// a triple fails, `None` when one is undecided (time ran out, or no solver could start): a
+/// busy machine leaves a proof unchecked, never refuted.
 fn check_nested(p: &Program, reach: &NestedReach, annotation: &[Term], config: &Config) -> Option<bool> {
     if reach.states.iter().any(|(q, _)| p.nwa.accepting[*q]) {
         return Some(false);
     }
     let deadline = config.deadline;
-    let Ok(mut solver) = config.solver.create() else { return Some(false) };
-    let mut valid = |pre: &Term, tf: &TransFormula, post: &Term| -> Option<bool> {
+    let mut solver = config.solver.create().ok()?;
+    let mut obligations = annotation::Obligations::default();
+    let mut refuted = |pre: &Term, tf: &TransFormula, post: &Term| -> bool {
         let left = annotation::millis_left(deadline, 10_000);
-        if left == 0 {
-            return None;
-        }
-        solver.set_timeout_ms(left);
-        Some(matches!(check_triple(pre, tf, post, solver.as_mut()), Validity::Valid))
+        let v = if left == 0 {
+            Validity::Unknown
+        } else {
+            solver.set_timeout_ms(left);
+            check_triple(pre, tf, post, solver.as_mut())
+        };
+        obligations.refutes(v)
     };
     for &(s, letter, t) in &reach.steps {
-        if !valid(&annotation[s], &p.letters[letter].formula, &annotation[t])? {
+        if refuted(&annotation[s], &p.letters[letter].formula, &annotation[t]) {
             return Some(false);
         }
     }
     for r in &reach.returns {
         let Some(ret) = p.returns.get(&r.letter) else { return Some(false) };
         let tf = ret.formula(&annotation[r.hier], &p.locals);
-        if !valid(&annotation[r.state], &tf, &annotation[r.target])? {
+        if refuted(&annotation[r.state], &tf, &annotation[r.target]) {
             return Some(false);
         }
     }
-    Some(true)
+    obligations.outcome()
 }
