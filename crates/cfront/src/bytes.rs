@@ -15,8 +15,8 @@
 //! typed memory (`memory`): one value per accessed unit, cheaper for the solver.
 
 use crate::conv;
-use crate::error::Result;
-use crate::func::{Fx, Val};
+use crate::error::{CError, Result};
+use crate::func::{Fx, Place, Val};
 use crate::memory::{cell_get, cell_set, mem_base, mem_off, Cell, MemLoc};
 use crate::types::{CType, IntKind};
 use ir::{SourcePos, Stmt};
@@ -77,13 +77,114 @@ impl Fx<'_> {
     fn compose(&self, b: &Term, o: &Term, n: u64) -> (Term, Term) {
         let memory = self.tr.int_memory();
         let bytes: Vec<Term> = (0..n).map(|i| cell_get(&memory, b, &add(&[o.clone(), int(i as i64)]))).collect();
-        if self.tr.sem().bitvector {
-            let value = bytes.into_iter().reduce(|low, high| bv::bin(BvOp::Concat, &high, &low)).unwrap_or_else(|| int(0));
-            return (value, smt::build::tt());
+        let bitvector = self.tr.sem().bitvector;
+        let range = match bitvector {
+            true => smt::build::tt(),
+            false => and(&bytes.iter().flat_map(|x| [le(&int(0), x), le(x, &int(255))]).collect::<Vec<_>>()),
+        };
+        (combine(bytes, bitvector), range)
+    }
+
+    /// Member `k` of the record `r` at the location `m` (whose type is the record), of type `ty`
+    /// as an expression: a member of a union and a bit-field are reached through their bytes
+    /// (memory as bytes).
+    pub(crate) fn member_place(&mut self, mut m: MemLoc, r: usize, k: usize, ty: &CType, pos: &SourcePos) -> Result<Place> {
+        let field = self.tr.records.get(r).and_then(|rec| Some((rec.is_union, rec.fields.as_ref()?.get(k)?.clone())));
+        let Some((in_union, field)) = field else { return Err(CError::syntax(pos, "no such member")) };
+        if in_union {
+            self.use_bytes();
         }
-        let range = and(&bytes.iter().flat_map(|x| [le(&int(0), x), le(x, &int(255))]).collect::<Vec<_>>());
-        let terms: Vec<Term> = bytes.iter().enumerate().map(|(i, x)| mul(&[int_big(conv::pow2(8 * i as u32)), x.clone()])).collect();
-        (add(&terms), range)
+        let (bit, offset) = (self.tr.layout().bit_field_offset(r, k), self.tr.layout().field_offset(r, k));
+        if let (Some(bit), Some(width)) = (bit, field.bit_width) {
+            self.use_bytes();
+            m.o = add(&[m.o, int((bit / 8) as i64)]);
+            m.ty = field.ty;
+            return Ok(Place::Bits(BitField { m, shift: (bit % 8) as u32, width: width as u32, ty: ty.clone() }));
+        }
+        let off = offset.ok_or_else(|| CError::unsupported(pos, "member of a struct of unknown layout"))?;
+        m.o = add(&[m.o, int(off as i64)]);
+        m.ty = ty.clone();
+        Ok(Place::Mem(m))
+    }
+
+    /// The value of a bit-field: its bits taken from the bytes that hold them, sign-extended
+    /// for a signed type.
+    pub(crate) fn bits_load(&mut self, f: &BitField, pos: &SourcePos) -> Result<Val> {
+        self.use_memory();
+        self.check_access(&f.m, f.bytes(), pos);
+        let u = self.bits_unit(f, pos)?;
+        let (lo, w) = (f.shift, f.width);
+        let bits = match u.sort {
+            Sort::BitVec(_) => bv::app(BvOp::Extract(lo + w - 1, lo), &[u]),
+            _ => int_div(&u, &int_big(conv::pow2(lo))),
+        };
+        let value = self.bits_value(f, &bits);
+        Ok(Val::Int(value))
+    }
+
+    /// The integer `x` as the bit-field `f` holds it, as a value of its expression type: its
+    /// low bits, sign-extended for a signed field.
+    pub(crate) fn bits_value(&self, f: &BitField, x: &Term) -> Term {
+        let (w, signed) = (f.width, f.m.ty.int_kind().is_some_and(|k| k.is_signed()));
+        if let Sort::BitVec(n) = self.tr.sem().sort(&f.ty) {
+            return bv::resize(&bv::resize(x, w, false), n, signed);
+        }
+        let low = modulo(x, &int_big(conv::pow2(w)));
+        match signed {
+            true => ite(&le(&int_big(conv::pow2(w - 1)), &low), &sub(&low, &int_big(conv::pow2(w))), &low),
+            false => low,
+        }
+    }
+
+    /// Stores the value `v` (of the bit-field's expression type) into a bit-field: its low
+    /// bits replace the field's bits, the other bits of their bytes are kept.
+    pub(crate) fn bits_store(&mut self, f: &BitField, v: &Val, pos: &SourcePos) -> Result<()> {
+        let x = match v {
+            Val::Int(x) => x.clone(),
+            Val::Bool(phi) => self.tr.sem().bool_to_int(phi),
+            _ => return Err(CError::syntax(pos, "value of the wrong kind stored")),
+        };
+        let n = f.bytes();
+        self.check_store(&f.m, n, pos);
+        let u = self.bits_unit(f, pos)?;
+        let (lo, w) = (f.shift, f.width);
+        let hi = lo + w;
+        let updated = match u.sort {
+            Sort::BitVec(_) => {
+                let field = bv::resize(&x, w, false);
+                let high = (hi < 8 * n as u32).then(|| bv::app(BvOp::Extract(8 * n as u32 - 1, hi), std::slice::from_ref(&u)));
+                let low = (lo > 0).then(|| bv::app(BvOp::Extract(lo - 1, 0), std::slice::from_ref(&u)));
+                [high, Some(field), low].into_iter().flatten().reduce(|h, l| bv::bin(BvOp::Concat, &h, &l)).unwrap_or(u)
+            }
+            _ => {
+                let x = conv::convert(&x, &f.ty, &CType::MathInt, self.tr.sem());
+                let field = modulo(&x, &int_big(conv::pow2(w)));
+                let low = modulo(&u, &int_big(conv::pow2(lo)));
+                let high = int_div(&u, &int_big(conv::pow2(hi)));
+                add(&[mul(&[high, int_big(conv::pow2(hi))]), mul(&[field, int_big(conv::pow2(lo))]), low])
+            }
+        };
+        // (the updated integer has `n` bytes: its top one needs no `mod`)
+        let bytes: Vec<Term> = (0..n as u32)
+            .map(|i| match updated.sort {
+                Sort::BitVec(_) => bv::app(BvOp::Extract(8 * i + 7, 8 * i), std::slice::from_ref(&updated)),
+                _ if u64::from(i) + 1 == n => int_div(&updated, &int_big(conv::pow2(8 * i))),
+                _ => modulo(&int_div(&updated, &int_big(conv::pow2(8 * i))), &int(256)),
+            })
+            .collect();
+        let cells: Vec<(u64, Cell)> = (0..n).map(|i| (i, Cell::Int(CType::Int(IntKind::UChar)))).collect();
+        let pairs = self.write_bytes(&f.m, &cells, &bytes);
+        self.emit(Stmt::Assign(pairs), pos, None);
+        Ok(())
+    }
+
+    /// The unsigned integer of the bytes that hold a bit-field (arbitrary where they do not
+    /// hold integer data).
+    fn bits_unit(&mut self, f: &BitField, pos: &SourcePos) -> Result<Term> {
+        let n = f.bytes();
+        let cells: Vec<(u64, Cell)> = (0..n).map(|i| (i, Cell::Int(CType::Int(IntKind::UChar)))).collect();
+        let bytes = self.read_bytes(&f.m, &cells, pos)?;
+        Ok(combine(bytes, self.tr.sem().bitvector))
     }
 
     /// The cells of a value read from memory as bytes: the values (one per integer or
@@ -215,6 +316,33 @@ impl Fx<'_> {
         }
         [(memory, mi), (mem_base(), mb), (mem_off(), mo), (mem_tag(), tags)].into_iter().filter(|(a, b)| a != b).collect()
     }
+}
+
+/// A bit-field in memory: `width` bits from bit `shift` of the bytes at `m` (whose type is the
+/// bit-field's declared type), read and written as a value of type `ty`.
+#[derive(Clone, Debug)]
+pub(crate) struct BitField {
+    pub m: MemLoc,
+    pub shift: u32,
+    pub width: u32,
+    pub ty: CType,
+}
+
+impl BitField {
+    /// The number of bytes that hold the bit-field.
+    fn bytes(&self) -> u64 {
+        u64::from(self.shift + self.width).div_ceil(8)
+    }
+}
+
+/// The unsigned integer whose bytes, least significant first, are `bytes` (integers 0-255, or
+/// bit-vectors of 8 bits).
+fn combine(bytes: Vec<Term>, bitvector: bool) -> Term {
+    if bitvector {
+        return bytes.into_iter().reduce(|low, high| bv::bin(BvOp::Concat, &high, &low)).unwrap_or_else(|| int(0));
+    }
+    let terms: Vec<Term> = bytes.into_iter().enumerate().map(|(i, x)| mul(&[int_big(conv::pow2(8 * i as u32)), x])).collect();
+    add(&terms)
 }
 
 /// The tag of byte `i` at offset `o` of the object `b`.

@@ -206,11 +206,18 @@ impl Tr {
                 let bit_width = match &sd.node.bit_width {
                     Some(w) => {
                         let e = self.expr(w)?;
-                        Some(
-                            self.const_int(&e)
-                                .and_then(|v| v.to_u64())
-                                .ok_or_else(|| self.error(w.span, "bit-field width is not a constant"))?,
-                        )
+                        let width = self
+                            .const_int(&e)
+                            .and_then(|v| v.to_u64())
+                            .ok_or_else(|| self.error(w.span, "bit-field width is not a nonnegative constant"))?;
+                        let bits = match &ty {
+                            CType::Int(k) => k.bits(self.dm()),
+                            _ => return Err(self.error(w.span, "bit-field of a type that is not an integer type")),
+                        };
+                        if width > u64::from(bits) || (width == 0 && name.is_some()) {
+                            return Err(self.error(w.span, format!("bit-field width {width} is not allowed for its type")));
+                        }
+                        Some(width)
                     }
                     None => None,
                 };

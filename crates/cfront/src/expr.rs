@@ -111,16 +111,9 @@ impl Fx<'_> {
                 Ok(Place::Mem(MemLoc { b, o, ty: e.ty.clone(), checked: true }))
             }
             ExprKind::Member(base, k) => match self.locate(base)? {
-                Place::Mem(mut m) => {
+                Place::Mem(m) => {
                     let CType::Record(r) = m.ty else { return Err(CError::syntax(&e.pos, "member access to a non-struct")) };
-                    if self.tr.is_union(&m.ty) {
-                        // its members overlap: memory holds bytes
-                        self.use_bytes();
-                    }
-                    let off = self.tr.layout().field_offset(r, *k).ok_or_else(|| self.unsupported(&e.pos, "access to a bit-field"))?;
-                    m.o = add(&[m.o, int(off as i64)]);
-                    m.ty = e.ty.clone();
-                    Ok(Place::Mem(m))
+                    self.member_place(m, r, *k, &e.ty, &e.pos)
                 }
                 Place::Reg(mut loc) => {
                     self.check_run(&mut loc, &e.pos);
@@ -133,6 +126,7 @@ impl Fx<'_> {
                         _ => Err(CError::syntax(&e.pos, "member access to a non-struct")),
                     }
                 }
+                Place::Bits(_) => Err(CError::syntax(&e.pos, "member access to a bit-field")),
             },
             ExprKind::Index(base, i) => match self.locate(base)? {
                 Place::Mem(mut m) => {
@@ -162,6 +156,7 @@ impl Fx<'_> {
                         _ => Err(CError::syntax(&e.pos, "subscript of a non-array")),
                     }
                 }
+                Place::Bits(_) => Err(CError::syntax(&e.pos, "subscript of a bit-field")),
             },
             ExprKind::Unsupported(what) => Err(self.unsupported(&e.pos, what.clone())),
             ExprKind::Function(f) => Err(CError::syntax(&e.pos, format!("the function `{f}` is not an object"))),
@@ -210,11 +205,21 @@ impl Fx<'_> {
         }
     }
 
+    /// The value `v` as `place` holds it once stored, where that differs and is `needed` (a
+    /// bit-field keeps the low bits of an integer).
+    fn as_stored(&self, place: &Place, v: Val, needed: bool) -> Val {
+        match (place, v.int(self.tr.sem())) {
+            (Place::Bits(f), Some(x)) if needed => Val::Int(self.bits_value(f, &x)),
+            _ => v,
+        }
+    }
+
     /// The value at a place.
     pub fn load_place(&mut self, p: Place, pos: &SourcePos) -> Result<Val> {
         match p {
             Place::Reg(loc) => self.load(loc, pos),
             Place::Mem(m) => self.mem_load(&m, pos),
+            Place::Bits(f) => self.bits_load(&f, pos),
         }
     }
 
@@ -223,6 +228,7 @@ impl Fx<'_> {
         match p {
             Place::Reg(loc) => self.store(loc, v, pos),
             Place::Mem(m) => self.mem_store(&m, v, pos),
+            Place::Bits(f) => self.bits_store(&f, v, pos),
         }
     }
 
@@ -356,6 +362,7 @@ impl Fx<'_> {
             }
             ExprKind::AddrOf(x) => match self.locate(x)? {
                 Place::Mem(m) => Ok(Val::Ptr(m.b, m.o)),
+                Place::Bits(_) => Err(CError::syntax(pos, "address of a bit-field")),
                 Place::Reg(_) => {
                     // the variable must live in memory: the translation is repeated
                     self.tr.mark_address_taken(x);
@@ -517,6 +524,7 @@ impl Fx<'_> {
             ExprKind::Assign(lv, rhs) => {
                 let place = self.locate(lv)?;
                 let v = self.eval(rhs, true)?;
+                let v = self.as_stored(&place, v, needed);
                 let reg = Fx::register_var(&place);
                 let v = if needed && reg.is_none() { self.stabilize(v, pos) } else { v };
                 self.store_place(place, &v, pos)?;
@@ -609,6 +617,10 @@ impl Fx<'_> {
                 } else {
                     // computed in floating point: the integer result is unknown
                     self.nondet(&lv.ty, pos, Some("floating-point arithmetic".into()))
+                };
+                let result = match self.as_stored(&place, Val::Int(result.clone()), needed) {
+                    Val::Int(r) => r,
+                    _ => result,
                 };
                 let result = match (&scalar, needed && keep_old.is_none()) {
                     (None, true) => {

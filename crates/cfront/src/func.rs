@@ -37,6 +37,8 @@ pub(crate) enum Place {
     Reg(Loc),
     /// In memory.
     Mem(crate::memory::MemLoc),
+    /// A bit-field in memory.
+    Bits(crate::bytes::BitField),
 }
 
 /// Where an lvalue lives.

@@ -109,6 +109,18 @@ impl Tr {
         }
     }
 
+    /// The first member from `k` on that an initializer list initializes: unnamed bit-fields
+    /// are not initialized.
+    fn next_initialized(&self, ty: &CType, mut k: u64) -> u64 {
+        if let CType::Record(r) = ty {
+            let fields = self.records.get(*r).and_then(|rec| rec.fields.as_deref()).unwrap_or_default();
+            while fields.get(k as usize).is_some_and(|f| f.name.is_none() && f.bit_width.is_some()) {
+                k += 1;
+            }
+        }
+        k
+    }
+
     /// Initializes the members of an aggregate from `items[*pos..]`; an elided (unbraced)
     /// level stops when its members are exhausted or at a designator.
     #[allow(clippy::too_many_arguments)]
@@ -150,6 +162,7 @@ impl Tr {
                     _ => return Err(self.unsupported(d.span, "this designator")),
                 };
             }
+            k = self.next_initialized(ty, k);
             let Some((sub, sel)) = self.member(ty, k) else {
                 if braced {
                     // excess initializers are ignored (GCC warns)

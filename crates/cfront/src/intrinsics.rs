@@ -15,10 +15,22 @@ use ir::{Call, Label, SourcePos, Stmt, ViolationKind};
 use smt::build::{ite, not, or};
 use smt::Term;
 
-/// Library functions without effect on the program's variables whose result is rarely used:
-/// a call whose result is discarded is a no-op.
-const PURE_OUTPUT: &[&str] =
-    &["printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fflush", "perror", "vprintf", "sprintf_s"];
+/// Library functions without effect on the program's variables whose result is rarely used,
+/// with the index of their format argument if they have one: a call whose result is discarded
+/// is a no-op (a format's `%n` writes through an argument: unsupported).
+const PURE_OUTPUT: &[(&str, Option<usize>)] = &[
+    ("printf", Some(0)),
+    ("vprintf", Some(0)),
+    ("fprintf", Some(1)),
+    ("vfprintf", Some(1)),
+    ("puts", None),
+    ("putchar", None),
+    ("fputs", None),
+    ("fputc", None),
+    ("putc", None),
+    ("fflush", None),
+    ("perror", None),
+];
 
 /// Library functions whose result is an input in a range: the name, the range, and whether any
 /// value in it can occur (`getchar` reads arbitrary input; `rand` without `srand` follows one
@@ -295,9 +307,23 @@ impl Fx<'_> {
             if let Some(v) = self.scan(name, args, ret_ty, pos)? {
                 return Ok(v);
             }
-            if PURE_OUTPUT.contains(&name) && !needed {
-                self.effects_lenient(args)?;
-                return Ok(Val::Void);
+            if let Some(&(_, format_at)) = PURE_OUTPUT.iter().find(|(n, _)| *n == name).filter(|_| !needed) {
+                let format = format_at.and_then(|k| Some((crate::scan::literal_bytes(args.get(k)?), &args[k + 1..])));
+                match format {
+                    Some((Some(f), _)) if crate::scan::printf_writes(f) => {
+                        return Err(CError::unsupported(pos, format!("`{name}` with a `%n` conversion")));
+                    }
+                    // a format that is not a literal may have a `%n` for a pointer argument:
+                    // then the call is one of an undefined function
+                    Some((None, rest))
+                        if rest
+                            .iter()
+                            .any(|a| crate::scan::literal_bytes(a).is_none() && matches!(a.ty, CType::Pointer(_) | CType::Array(..))) => {}
+                    _ => {
+                        self.effects_lenient(args)?;
+                        return Ok(Val::Void);
+                    }
+                }
             }
         }
         if defined && name.starts_with("__VERIFIER_atomic_") {

@@ -28,6 +28,7 @@ mod func;
 mod init;
 mod intptr;
 mod intrinsics;
+mod leaves;
 mod library;
 mod memory;
 pub mod preprocess;

@@ -166,9 +166,21 @@ impl Fx<'_> {
         self.emit(Stmt::Assign(pairs), pos, None);
     }
 
+    /// Checks (or assumes) that `size` bytes at the location can be written: inside a live
+    /// object that is not a string literal.
+    pub(crate) fn check_store(&mut self, m: &MemLoc, size: u64, pos: &SourcePos) {
+        self.use_memory();
+        self.check_access(m, size, pos);
+        if m.checked {
+            // string literals are read-only
+            let writable = self.tr.writable(&m.b);
+            self.check_or_assume(&writable, pos);
+        }
+    }
+
     /// Checks (or assumes, when `valid-deref` is not instrumented) that `size` bytes at the
     /// location are inside a live object.
-    fn check_access(&mut self, m: &MemLoc, size: u64, pos: &SourcePos) {
+    pub(crate) fn check_access(&mut self, m: &MemLoc, size: u64, pos: &SourcePos) {
         if !m.checked {
             return;
         }
@@ -201,8 +213,9 @@ impl Fx<'_> {
             CType::Record(r) => {
                 let rec = self.tr.records.get(*r).cloned();
                 let Some(rec) = rec else { return Err(CError::unsupported(pos, "unknown struct")) };
-                if rec.is_union {
-                    // its members overlap: a union is its bytes (in memory as bytes)
+                if self.tr.is_bytes_record(*r) {
+                    // its members overlap or share bytes: the record is its bytes (in memory
+                    // as bytes)
                     self.use_bytes();
                     let size = self.size_of(ty, pos)?;
                     out.extend((0..size).map(|k| (off + k, Cell::Int(CType::Int(crate::types::IntKind::UChar)))));
@@ -210,7 +223,11 @@ impl Fx<'_> {
                 }
                 let fields = rec.fields.clone().unwrap_or_default();
                 for (k, f) in fields.iter().enumerate() {
-                    let fo = self.tr.layout().field_offset(*r, k).ok_or_else(|| CError::unsupported(pos, "bit-field"))?;
+                    let fo = self
+                        .tr
+                        .layout()
+                        .field_offset(*r, k)
+                        .ok_or_else(|| CError::unsupported(pos, "member of a struct of unknown layout"))?;
                     self.cells(&f.ty, off + fo, out, pos)?;
                 }
             }
@@ -263,6 +280,9 @@ impl Fx<'_> {
         Ok(match (&m.ty, vals.len()) {
             (CType::Int(_), 1) => Val::Int(vals[0].clone()),
             (CType::Pointer(_), 2) => Val::Ptr(vals[0].clone(), vals[1].clone()),
+            (CType::Record(_), _) => {
+                Val::Agg(self.tr.cells_to_leaves(&m.ty, &vals).ok_or_else(|| CError::unsupported(pos, "copy of this struct from memory"))?)
+            }
             _ => Val::Agg(vals),
         })
     }
@@ -302,14 +322,8 @@ impl Fx<'_> {
 
     /// Stores a value at a memory location.
     pub fn mem_store(&mut self, m: &MemLoc, v: &Val, pos: &SourcePos) -> Result<()> {
-        self.use_memory();
         let size = self.size_of(&m.ty, pos)?;
-        self.check_access(m, size, pos);
-        if m.checked {
-            // string literals are read-only
-            let writable = self.tr.writable(&m.b);
-            self.check_or_assume(&writable, pos);
-        }
+        self.check_store(m, size, pos);
         if let CType::Float(_) = m.ty {
             if self.tr.bytes {
                 // floating-point values are not stored: their bytes become opaque
@@ -322,6 +336,9 @@ impl Fx<'_> {
         self.cells(&m.ty, 0, &mut cells, pos)?;
         self.note_units(&cells);
         let vals = match v {
+            Val::Agg(leaves) if matches!(m.ty, CType::Record(_)) => {
+                self.tr.leaves_to_cells(&m.ty, leaves).ok_or_else(|| CError::unsupported(pos, "copy of this struct into memory"))?
+            }
             Val::Int(_) | Val::Bool(_) | Val::Ptr(..) | Val::Agg(_) => v.flatten(self.tr.sem()),
             _ => return Err(CError::syntax(pos, "value of the wrong kind stored")),
         };

@@ -3,7 +3,8 @@
 //! number of conversions done, and only that many stores happen. For `scanf` and `fscanf`,
 //! whose input is arbitrary, that is exact; `sscanf` does not read its string, so there it is
 //! an over-approximation. Conversions that store an unknown number of bytes (`%s`, `%[`,
-//! `%5c`) or no input (`%n`, `%p`) are unsupported.
+//! `%5c`) or no input (`%n`, `%p`) are unsupported. The `printf` family writes through an
+//! argument only for `%n` ([`printf_writes`]).
 
 use crate::error::{CError, Result};
 use crate::func::{Fx, Place, Val};
@@ -65,7 +66,7 @@ impl Fx<'_> {
 }
 
 /// The bytes of a string literal argument.
-fn literal_bytes(e: &Expr) -> Option<&[u8]> {
+pub(crate) fn literal_bytes(e: &Expr) -> Option<&[u8]> {
     match &e.kind {
         ExprKind::StrLit(bytes) => Some(bytes),
         ExprKind::Cast(x) => literal_bytes(x),
@@ -108,9 +109,37 @@ fn conversions(format: &[u8]) -> std::result::Result<usize, String> {
     Ok(n)
 }
 
+/// Whether a `printf` format writes through an argument (has a `%n` conversion).
+pub(crate) fn printf_writes(format: &[u8]) -> bool {
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        // flags, width, precision and length come before the conversion letter
+        i += 1;
+        while format.get(i).is_some_and(|c| b"-+ #0'*.123456789hlLjztq".contains(c)) {
+            i += 1;
+        }
+        if format.get(i) == Some(&b'n') {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
-    use super::conversions;
+    use super::{conversions, printf_writes};
+
+    #[test]
+    fn printf_formats_that_write() {
+        assert!(printf_writes(b"abc%n"));
+        assert!(printf_writes(b"%d%-5hhn"));
+        assert!(!printf_writes(b"%%n %5.2f %s"));
+    }
 
     #[test]
     fn formats_count_their_stores() {

@@ -4,11 +4,15 @@
 //! pairs of variables (base, offset). Objects whose address is taken live in memory (`memory`)
 //! and are represented by the variable holding their base address. Floating-point scalars are
 //! variables of a floating-point sort under bit-vector semantics (`float`, `double`) and
-//! otherwise not represented (their values are opaque). Unions and bit-fields are not supported: using an
-//! object of such a type is reported as unsupported.
+//! otherwise not represented (their values are opaque). Unions and structs with bit-fields live in
+//! memory (`Tr::members_share_bytes`); their values (arguments, results) are held byte by byte,
+//! as memory holds them.
 
 use crate::translate::Tr;
-use crate::types::CType;
+use crate::types::{CType, IntKind};
+
+/// The largest union or struct with bit-fields whose values are held in variables, byte by byte.
+const MAX_BYTES_IN_REGISTERS: u64 = 64;
 use smt::build::int;
 use smt::{Sort, Term};
 
@@ -126,19 +130,23 @@ impl Tr {
             }
             CType::Record(r) => {
                 let Some(rec) = self.records.get(*r) else { return Shape::Unsupported("unknown struct".into()) };
-                if rec.is_union {
-                    return Shape::Unsupported("union".into());
-                }
                 let Some(fields) = &rec.fields else {
                     return Shape::Unsupported("incomplete struct type".into());
                 };
+                if self.is_bytes_record(*r) {
+                    // its value is its bytes, as in memory (its objects live there)
+                    return match self.layout().size(ty).filter(|&n| n <= MAX_BYTES_IN_REGISTERS) {
+                        Some(n) => {
+                            let byte = CType::Int(IntKind::UChar);
+                            Shape::Struct((0..n).map(|i| self.shape(&format!("{name}.#b{i}"), &byte, depth, None)).collect())
+                        }
+                        None => Shape::Unsupported("union or struct with bit-fields of more than 64 bytes".into()),
+                    };
+                }
                 let members = fields
                     .iter()
                     .enumerate()
                     .map(|(k, f)| {
-                        if f.bit_width.is_some() {
-                            return Shape::Unsupported("bit-field".into());
-                        }
                         let fname = match &f.name {
                             Some(n) => format!("{name}.{n}"),
                             None => format!("{name}.#{k}"),

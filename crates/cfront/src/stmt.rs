@@ -176,27 +176,29 @@ impl Fx<'_> {
             let info = self.tr.vars[v].clone();
             let place = match &info.shape {
                 Shape::Mem(b) => {
-                    let (mut ty, mut off) = (info.ty.clone(), 0u64);
+                    let mut place = Place::Mem(crate::memory::MemLoc { b: b.clone(), o: int(0), ty: info.ty.clone(), checked: false });
                     for sel in path {
-                        let (t, o) = match (sel, &ty) {
+                        let Place::Mem(mut m) = place else {
+                            return Err(CError::syntax(&e.pos, "initializer does not match the object"));
+                        };
+                        place = match (sel, &m.ty) {
                             (Sel::Field(k), CType::Record(r)) => {
-                                let f = self.tr.records.get(*r).and_then(|rec| rec.fields.as_ref()).and_then(|fs| fs.get(*k)).cloned();
-                                let o = self.tr.layout().field_offset(*r, *k);
-                                match (f, o) {
-                                    (Some(f), Some(o)) => (f.ty, o),
-                                    _ => return Err(CError::unsupported(&e.pos, "initializer of this member")),
-                                }
+                                let r = *r;
+                                let f = self.tr.records.get(r).and_then(|rec| rec.fields.as_ref()).and_then(|fs| fs.get(*k)).cloned();
+                                let Some(f) = f else { return Err(CError::syntax(&e.pos, "initializer does not match the object")) };
+                                // (an initializer is converted to a bit-field's declared type)
+                                self.member_place(m, r, *k, &f.ty, &e.pos)?
                             }
                             (Sel::Index(c), CType::Array(el, _)) => {
                                 let es = self.tr.layout().size(el).ok_or_else(|| CError::unsupported(&e.pos, "element of unknown size"))?;
-                                ((**el).clone(), c * es)
+                                m.o = smt::build::add(&[m.o, int((c * es) as i64)]);
+                                m.ty = (**el).clone();
+                                Place::Mem(m)
                             }
                             _ => return Err(CError::syntax(&e.pos, "initializer does not match the object")),
                         };
-                        ty = t;
-                        off += o;
                     }
-                    Place::Mem(crate::memory::MemLoc { b: b.clone(), o: int(off as i64), ty, checked: false })
+                    place
                 }
                 _ => {
                     let mut loc = Loc { shape: info.shape.clone(), index: None, run: None, name: info.c_name.clone() };
@@ -255,7 +257,7 @@ impl Fx<'_> {
                 ranges.push(self.range(&t, &ty));
             }
             let key = keys.get(k).copied();
-            let shape = if key.is_some_and(|k| self.tr.mem_locals.contains(&k)) || self.tr.is_union(ty) {
+            let shape = if key.is_some_and(|k| self.tr.mem_locals.contains(&k)) || self.tr.members_share_bytes(ty) {
                 let b = Term::var(&self.local_name(&format!("&{ir_name}")), Sort::Int);
                 self.locals.push(b.clone());
                 to_memory.push((b.clone(), ty.clone(), reg.clone()));
@@ -1006,7 +1008,7 @@ impl Fx<'_> {
                 }
                 _ => None,
             };
-            let shape = if self.tr.mem_locals.contains(&key) || self.tr.is_union(&ty) {
+            let shape = if self.tr.mem_locals.contains(&key) || self.tr.members_share_bytes(&ty) {
                 // the address is taken (or the members overlap): the object lives in memory
                 let b = Term::var(&self.local_name(&format!("&{ir_name}")), Sort::Int);
                 let size = match (&ty, &len) {

@@ -298,7 +298,7 @@ impl Tr {
 
     /// Adds a variable with static storage (global or static local) and returns its id.
     pub fn add_static(&mut self, c_name: &str, ir_name: &str, ty: CType) -> VarId {
-        let shape = match self.is_union(&ty) {
+        let shape = match self.members_share_bytes(&ty) {
             true => Shape::Mem(Term::var(&format!("&{ir_name}"), smt::Sort::Int)),
             false => self.shape(ir_name, &ty, 0, None),
         };
@@ -306,9 +306,28 @@ impl Tr {
         self.vars.len() - 1
     }
 
-    /// Whether `ty` is a union, whose members overlap: its objects live in memory.
-    pub fn is_union(&self, ty: &CType) -> bool {
-        matches!(ty, CType::Record(r) if self.records.get(*r).is_some_and(|rec| rec.is_union))
+    /// Whether an object of type `ty` holds members reached through their bytes: a union (its
+    /// members overlap) or a struct with bit-fields (they share bytes), itself or as a member
+    /// or element. Its objects live in memory (as bytes).
+    pub fn members_share_bytes(&self, ty: &CType) -> bool {
+        match ty {
+            CType::Array(e, _) => self.members_share_bytes(e),
+            CType::Record(r) => {
+                self.is_bytes_record(*r)
+                    || self
+                        .records
+                        .get(*r)
+                        .and_then(|rec| rec.fields.as_ref())
+                        .is_some_and(|fs| fs.iter().any(|f| self.members_share_bytes(&f.ty)))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a value of the record `r` is its bytes: a union (its members overlap) or a
+    /// struct with bit-fields (they share bytes).
+    pub fn is_bytes_record(&self, r: usize) -> bool {
+        self.records.get(r).is_some_and(|rec| rec.is_union || rec.fields.iter().flatten().any(|f| f.bit_width.is_some()))
     }
 
     /// Translates the translation unit.

@@ -40,15 +40,9 @@ impl Tr {
                     ast::MemberOperator::Direct => {
                         let CType::Record(r) = base.ty else { return Err(no_member()) };
                         let path = self.field_path(r, name).ok_or_else(no_member)?;
-                        // (an anonymous union on the path counts too)
-                        let union = self.is_union(&base.ty) || path.iter().any(|(_, t)| self.is_union(t));
                         let mut e = base;
                         for (k, t) in path {
                             e = Expr::new(ExprKind::Member(bx(e), k), t, pos.clone());
-                        }
-                        if union {
-                            // the members of a union overlap in memory (see `bytes`)
-                            self.mark_address_taken(&e);
                         }
                         Ok(e)
                     }
@@ -209,12 +203,13 @@ impl Tr {
         Ok(Tr::int_lit(BigInt::from(n), self.size_t(), pos))
     }
 
-    /// The member indices and types leading to a field of a record (through anonymous members).
+    /// The members to go through to reach the member `name` of the record `r` (more than one
+    /// through anonymous members), with their types as expressions (see [`bit_field_type`]).
     fn field_path(&self, r: usize, name: &str) -> Option<Vec<(usize, CType)>> {
         let fields = self.records.get(r)?.fields.as_ref()?;
         for (k, f) in fields.iter().enumerate() {
             match (&f.name, &f.ty) {
-                (Some(n), t) if n == name => return Some(vec![(k, t.clone())]),
+                (Some(n), t) if n == name => return Some(vec![(k, f.bit_width.map_or_else(|| t.clone(), |w| bit_field_type(t, w)))]),
                 (None, CType::Record(inner)) => {
                     if let Some(mut rest) = self.field_path(*inner, name) {
                         rest.insert(0, (k, f.ty.clone()));
@@ -942,4 +937,16 @@ fn unescape(s: &str, narrow: bool) -> Option<Vec<u32>> {
         out.push(v);
     }
     Some(out)
+}
+
+/// The type of a bit-field of declared type `t` and width `w` as an expression (GCC): `int` if
+/// it holds every value of the field, else `unsigned int` if that does, else `t`; `_Bool`
+/// stays `_Bool` (a store converts to it).
+fn bit_field_type(t: &CType, w: u64) -> CType {
+    match t.int_kind() {
+        Some(IntKind::Bool) | None => t.clone(),
+        Some(k) if w < 32 || (w == 32 && k.is_signed()) => CType::INT,
+        Some(_) if w == 32 => CType::Int(IntKind::UInt),
+        Some(_) => t.clone(),
+    }
 }

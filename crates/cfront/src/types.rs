@@ -322,7 +322,7 @@ pub struct Layout<'a> {
 }
 
 impl Layout<'_> {
-    /// `sizeof`, or `None` for incomplete types, functions and bit-field records.
+    /// `sizeof`, or `None` for incomplete types and functions.
     pub fn size(&self, t: &CType) -> Option<u64> {
         Some(match t {
             CType::Void => 1,
@@ -336,7 +336,7 @@ impl Layout<'_> {
             },
             CType::Pointer(_) => self.pointer_size(),
             CType::Array(e, n) => self.size(e)?.checked_mul((*n)?)?,
-            CType::Record(r) => self.record(*r)?.0,
+            CType::Record(r) => self.record(*r)?.size,
             CType::Func(_) => return None,
         })
     }
@@ -345,7 +345,7 @@ impl Layout<'_> {
     pub fn align(&self, t: &CType) -> Option<u64> {
         Some(match t {
             CType::Array(e, _) => self.align(e)?,
-            CType::Record(r) => self.record(*r)?.1,
+            CType::Record(r) => self.record(*r)?.align,
             CType::Float(FloatKind::LongDouble) => match self.dm {
                 DataModel::ILP32 => 4,
                 DataModel::LP64 => 16,
@@ -365,51 +365,56 @@ impl Layout<'_> {
 
     /// The byte offset of member `k` of a record (`None` for bit-fields and incomplete types).
     pub fn field_offset(&self, r: usize, k: usize) -> Option<u64> {
-        let rec = self.records.get(r)?;
-        let fields = rec.fields.as_ref()?;
-        if rec.is_union {
-            return (k < fields.len()).then_some(0);
-        }
-        let mut off = 0u64;
-        for (i, f) in fields.iter().enumerate() {
-            if f.bit_width.is_some() {
-                return None;
-            }
-            let (fs, fa) = match &f.ty {
-                CType::Array(e, None) => (0, self.align(e)?),
-                t => (self.size(t)?, self.align(t)?),
-            };
-            off = off.div_ceil(fa) * fa;
-            if i == k {
-                return Some(off);
-            }
-            off += fs;
-        }
-        None
+        let f = self.records.get(r)?.fields.as_ref()?.get(k)?;
+        let bit = *self.record(r)?.bits.get(k)?;
+        f.bit_width.is_none().then_some(bit / 8)
     }
 
-    /// Size and alignment of a record (System V layout, no bit-fields).
-    fn record(&self, r: usize) -> Option<(u64, u64)> {
+    /// The bit offset of the bit-field `k` of a record from the record's start (`None` for
+    /// other members and incomplete types).
+    pub fn bit_field_offset(&self, r: usize, k: usize) -> Option<u64> {
+        let f = self.records.get(r)?.fields.as_ref()?.get(k)?;
+        let bit = *self.record(r)?.bits.get(k)?;
+        f.bit_width.is_some().then_some(bit)
+    }
+
+    /// The layout of a record (System V): a bit-field goes at the next bit unless it would
+    /// cross a boundary of its type's size, where it starts the next unit; a zero-width one
+    /// ends the unit; unnamed bit-fields do not align the record.
+    fn record(&self, r: usize) -> Option<RecordLayout> {
         let rec = self.records.get(r)?;
         let fields = rec.fields.as_ref()?;
-        let (mut size, mut align) = (0u64, 1u64);
+        let (mut end, mut align, mut bits) = (0u64, 1u64, vec![]);
         for f in fields {
-            if f.bit_width.is_some() {
-                return None;
-            }
             let (fs, fa) = match &f.ty {
                 CType::Array(e, None) => (0, self.align(e)?),
                 t => (self.size(t)?, self.align(t)?),
             };
-            align = align.max(fa);
-            if rec.is_union {
-                size = size.max(fs);
-            } else {
-                size = size.div_ceil(fa) * fa + fs;
+            if f.name.is_some() || f.bit_width.is_none() {
+                align = align.max(fa);
             }
+            let unit = 8 * fs;
+            let bit = match (rec.is_union, f.bit_width) {
+                (true, _) => 0,
+                (false, None | Some(0)) => end.div_ceil(8 * fa) * 8 * fa,
+                (false, Some(w)) if end / unit != (end + w - 1) / unit => end.div_ceil(unit) * unit,
+                (false, Some(_)) => end,
+            };
+            let width = f.bit_width.unwrap_or(unit);
+            end = if rec.is_union { end.max(width) } else { bit + width };
+            bits.push(bit);
         }
-        Some((size.div_ceil(align) * align, align))
+        let size = end.div_ceil(8).div_ceil(align) * align;
+        Some(RecordLayout { size, align, bits })
     }
+}
+
+/// Where a record's members go.
+struct RecordLayout {
+    size: u64,
+    align: u64,
+    /// The bit offset of each member.
+    bits: Vec<u64>,
 }
 
 #[cfg(test)]
@@ -441,5 +446,44 @@ mod tests {
         }];
         assert_eq!(Layout { dm: DataModel::LP64, records: &recs }.size(&CType::Record(0)), Some(16));
         assert_eq!(Layout { dm: DataModel::ILP32, records: &recs }.size(&CType::Record(0)), Some(8));
+    }
+
+    /// The sizes and bit offsets GCC gives on x86-64.
+    #[test]
+    fn bit_field_layout() {
+        use IntKind::*;
+        let field =
+            |name: Option<&str>, k: IntKind, w: Option<u64>| Field { name: name.map(String::from), ty: CType::Int(k), bit_width: w };
+        let record = |fields: Vec<Field>| Record { tag: None, is_union: false, fields: Some(fields) };
+        let recs = vec![
+            // struct { unsigned long a:3; unsigned b:3; long long c:40; unsigned d:32; _Bool e:1; }
+            record(vec![
+                field(Some("a"), ULong, Some(3)),
+                field(Some("b"), UInt, Some(3)),
+                field(Some("c"), LongLong, Some(40)),
+                field(Some("d"), UInt, Some(32)),
+                field(Some("e"), Bool, Some(1)),
+            ]),
+            // struct { char c; int x:20; }
+            record(vec![field(Some("c"), Char, None), field(Some("x"), Int, Some(20))]),
+            // struct { int a:3; int :0; int b:2; }
+            record(vec![field(Some("a"), Int, Some(3)), field(None, Int, Some(0)), field(Some("b"), Int, Some(2))]),
+            // struct { char a:4; char b:6; short c:9; char :7; }
+            record(vec![
+                field(Some("a"), Char, Some(4)),
+                field(Some("b"), Char, Some(6)),
+                field(Some("c"), Short, Some(9)),
+                field(None, Long, Some(7)),
+            ]),
+        ];
+        let l = Layout { dm: DataModel::LP64, records: &recs };
+        let sizes: Vec<_> = (0..recs.len()).map(|r| l.size(&CType::Record(r))).collect();
+        assert_eq!(sizes, [Some(16), Some(4), Some(8), Some(4)]);
+        let bits = |r: usize| (0..recs[r].fields.as_ref().unwrap().len()).map(|k| l.bit_field_offset(r, k)).collect::<Vec<_>>();
+        assert_eq!(bits(0), [Some(0), Some(3), Some(6), Some(64), Some(96)]);
+        assert_eq!(bits(1), [None, Some(8)]);
+        assert_eq!(bits(2), [Some(0), Some(32), Some(32)]);
+        assert_eq!(bits(3), [Some(0), Some(8), Some(16), Some(25)]);
+        assert_eq!(l.field_offset(1, 0), Some(0));
     }
 }

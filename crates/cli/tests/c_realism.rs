@@ -1,5 +1,6 @@
 //! End-to-end tests of C as real programs write it: memory as bytes, variadic functions,
-//! library models through function pointers, threads that outlive `main`.
+//! library models through function pointers, threads that outlive `main`, bit-fields, unions
+//! and structs with arrays as values, `printf`'s `%n`.
 
 mod common;
 
@@ -51,4 +52,25 @@ fn qsort_and_bsearch_call_the_comparison_through_a_pointer() {
 fn returning_from_main_ends_every_thread() {
     assert_verdict("conc-main-returns.c", &[], "TRUE", None);
     assert_verdict("conc-main-returns-bug.c", &[], "FALSE(valid-deref)", Some(6));
+}
+
+#[test]
+fn bit_fields_keep_their_low_bits_and_leave_their_neighbours() {
+    assert_verdict("bitfield-register.c", &[], "TRUE", None);
+    assert_verdict("bitfield-register-bug.c", &["--semantics", "bitvector"], "FALSE(unreach-call)", Some(9));
+}
+
+#[test]
+fn unions_and_structs_with_arrays_are_values() {
+    for semantics in ["integer", "bitvector"] {
+        let args = ["--semantics", semantics];
+        assert_verdict("struct-values.c", &args, "TRUE", None);
+        assert_verdict("struct-values-bug.c", &args, "FALSE(unreach-call)", Some(11));
+    }
+}
+
+#[test]
+fn printf_with_percent_n_is_unsupported() {
+    let out = output(&own("printf-n.c"), &["--timeout", "60"]);
+    assert!(out.starts_with("UNKNOWN\nreason: unsupported: `printf` with a `%n` conversion at "), "{out}");
 }

@@ -319,7 +319,32 @@ pub fn modulo(a: &Term, b: &Term) -> Term {
     if b.as_int().is_some_and(|y| y.abs().is_one()) {
         return int(0);
     }
+    if let Some(n) = b.as_int().filter(|n| n.is_positive()) {
+        // a wrap-around inside (`(x + c) mod 2^32 - c`, of a conversion) is the solver's work
+        // for nothing: modulo `n` it is `x`
+        let inner = congruent_mod(a, n);
+        if let Some(x) = inner.as_int() {
+            return int_big(x.mod_floor(n));
+        }
+        return app(Op::Mod, vec![inner, b.clone()], Sort::Int);
+    }
     app(Op::Mod, vec![a.clone(), b.clone()], Sort::Int)
+}
+
+/// A term congruent to the integer term `t` modulo `n > 0`: a `mod m` inside sums,
+/// differences and products with `n | m` dropped, constant summands reduced modulo `n`.
+fn congruent_mod(t: &Term, n: &BigInt) -> Term {
+    let divides = |m: &Term| m.as_int().is_some_and(|m| m.is_positive() && (m % n).is_zero());
+    match t.op() {
+        Some(Op::Mod) if divides(&t.args[1]) => congruent_mod(&t.args[0], n),
+        Some(Op::Add) => add(&t.args.iter().map(|a| congruent_mod(a, n)).collect::<Vec<_>>()),
+        Some(Op::Sub) => sub(&congruent_mod(&t.args[0], n), &congruent_mod(&t.args[1], n)),
+        Some(Op::Mul) => mul(&t.args.iter().map(|a| congruent_mod(a, n)).collect::<Vec<_>>()),
+        _ => match t.as_int() {
+            Some(c) if c.is_negative() || c >= n => int_big(c.mod_floor(n)),
+            _ => t.clone(),
+        },
+    }
 }
 
 /// `t mod 2^width` as a bit-vector of that width.
