@@ -139,6 +139,54 @@ pub fn math_operation(name: &str) -> Option<smt::fp::FpOp> {
     })
 }
 
+/// Whether `name` is a `math.h` function or classification that [`math_operation`],
+/// [`classification`] or [`min_max`] translates exactly under bit-vector semantics.
+pub fn is_ieee_function(name: &str) -> bool {
+    let x = Term::var("x", Sort::Float(11, 53));
+    math_operation(name).is_some() || classification(name, &x).is_some() || min_max(name, &x, &x, &tt()).is_some()
+}
+
+/// A classification macro of `math.h` as GCC's builtin (`isnan`, `isinf`, `isfinite`,
+/// `isnormal`) of the float `x`: a truth value; `isinf_sign` as -1, 0 or 1.
+pub fn classification(name: &str, x: &Term) -> Option<ClassValue> {
+    let Sort::Float(e, s) = x.sort else { return None };
+    let abs = fp::un(FpOp::Abs, x);
+    let inf = fp::from_f64(f64::INFINITY, e, s)?;
+    let infinite = fp::bin(FpOp::Eq, &abs, &inf);
+    let nan = fp::un(FpOp::IsNaN, x);
+    let smallest_normal = fp::from_f64(if (e, s) == (8, 24) { f64::from(f32::MIN_POSITIVE) } else { f64::MIN_POSITIVE }, e, s)?;
+    Some(match name.strip_prefix("__builtin_").unwrap_or(name) {
+        "isnan" | "isnanf" => ClassValue::Truth(nan),
+        "isinf" | "isinff" => ClassValue::Truth(infinite),
+        "isfinite" | "finite" | "finitef" => ClassValue::Truth(not(&smt::build::or(&[nan, infinite]))),
+        "isnormal" => ClassValue::Truth(and(&[fp::bin(FpOp::Leq, &smallest_normal, &abs), fp::bin(FpOp::Lt, &abs, &inf)])),
+        "isinf_sign" => ClassValue::Sign(infinite, fp::bin(FpOp::Lt, x, &zero(e, s))),
+        _ => return None,
+    })
+}
+
+/// The value of a classification: a truth value, or the sign of an infinity (`Sign(infinite,
+/// negative)`: -1, 1, or 0 when not infinite).
+pub enum ClassValue {
+    Truth(Term),
+    Sign(Term, Term),
+}
+
+/// `fmax`/`fmin` (and their `f` forms) of `x` and `y`: a NaN operand gives the other one; of
+/// two zeros of different signs, either (C leaves it open: `pick_x` chooses).
+pub fn min_max(name: &str, x: &Term, y: &Term, pick_x: &Term) -> Option<Term> {
+    let max = match name.strip_suffix('f').unwrap_or(name) {
+        "fmax" => true,
+        "fmin" => false,
+        _ => return None,
+    };
+    let (greater, less) = (fp::bin(FpOp::Lt, y, x), fp::bin(FpOp::Lt, x, y));
+    let (x_wins, y_wins) = if max { (greater, less) } else { (less, greater) };
+    let tie = ite(pick_x, x, y);
+    let ordered = ite(&x_wins, x, &ite(&y_wins, y, &tie));
+    Some(ite(&fp::un(FpOp::IsNaN, x), y, &ite(&fp::un(FpOp::IsNaN, y), x, &ordered)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

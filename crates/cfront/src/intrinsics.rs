@@ -192,6 +192,9 @@ impl Fx<'_> {
                     _ => Err(CError::syntax(pos, format!("`{name}` of a value that is not a float"))),
                 };
             }
+            if let Some(v) = self.ieee_call(name, args, ret_ty, pos)? {
+                return Ok(v);
+            }
             match name {
                 "va_start" | "__builtin_va_start" => return self.va_start(args, pos),
                 crate::varargs::VA_ARG => return self.va_arg(args, ret_ty, pos),
@@ -373,11 +376,18 @@ impl Fx<'_> {
             return Ok(Val::Int(v));
         }
         match ret_ty {
-            CType::Int(_) => Ok(Val::Int(self.nondet(ret_ty, pos, Some(reason)))),
+            CType::Int(_) => {
+                let v = self.nondet(ret_ty, pos, Some(reason));
+                if let Some(a) = args.first().filter(|a| matches!(a.ty, CType::Float(_)) && crate::float::is_ieee_function(name)) {
+                    // a classification of a float under bit-vector semantics
+                    self.mark_bit_precise_exact(&a.ty);
+                }
+                Ok(Val::Int(v))
+            }
             CType::Float(_) if self.tr.sem().float_sort(ret_ty).is_some() => Ok(Val::Float(Some(self.nondet(ret_ty, pos, Some(reason))))),
             CType::Float(_) => {
                 self.emit(Stmt::Assume(smt::build::tt()), pos, Some(reason));
-                if crate::float::math_operation(name).is_some() && matches!(args, [a] if a.ty == *ret_ty) {
+                if crate::float::is_ieee_function(name) && args.iter().all(|a| a.ty == *ret_ty) {
                     // an IEEE operation under bit-vector semantics
                     self.mark_bit_precise_exact(ret_ty);
                 }
@@ -464,6 +474,46 @@ impl Fx<'_> {
             self.effect(a)?;
         }
         Ok(())
+    }
+
+    /// A classification (`isnan`, ...) or `fmin`/`fmax` of modelled floats: its exact value
+    /// (`None`: `name` is none of them, or its operands are not modelled).
+    fn ieee_call(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos) -> Result<Option<Val>> {
+        let sorts: Option<Vec<smt::Sort>> = args.iter().map(|a| self.tr.sem().float_sort(&a.ty)).collect();
+        let Some(sorts) = sorts else { return Ok(None) };
+        let dummy: Vec<Term> = sorts.into_iter().map(|s| Term::var("x", s)).collect();
+        let applies = match (dummy.as_slice(), ret_ty) {
+            ([x], CType::Int(_)) => crate::float::classification(name, x).is_some(),
+            ([x, y], CType::Float(_)) => {
+                args.iter().all(|a| a.ty == *ret_ty) && crate::float::min_max(name, x, y, &smt::build::tt()).is_some()
+            }
+            _ => false,
+        };
+        if !applies {
+            return Ok(None);
+        }
+        let mut xs = vec![];
+        for a in args {
+            match self.rvalue(a)? {
+                Val::Float(Some(x)) => xs.push(x),
+                _ => return Err(CError::syntax(pos, format!("`{name}` of a value that is not a float"))),
+            }
+        }
+        let sem = self.tr.sem();
+        match (xs.as_slice(), ret_ty) {
+            ([x], CType::Int(_)) => Ok(crate::float::classification(name, x).map(|c| match c {
+                crate::float::ClassValue::Truth(phi) => Val::Bool(phi),
+                crate::float::ClassValue::Sign(infinite, negative) => {
+                    let (minus, plus, zero) = (sem.lit(&(-1).into(), ret_ty), sem.lit(&1.into(), ret_ty), sem.lit(&0.into(), ret_ty));
+                    Val::Int(ite(&infinite, &ite(&negative, &minus, &plus), &zero))
+                }
+            })),
+            ([x, y], CType::Float(_)) => {
+                let pick = self.nondet(&CType::Int(crate::types::IntKind::Bool), pos, None);
+                Ok(crate::float::min_max(name, x, y, &crate::conv::truth(&pick)).map(|r| Val::Float(Some(r))))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// Whether a call of a `math.h` function of one argument is exact: its argument and result

@@ -824,6 +824,8 @@ impl Tr {
             let te = self.decay(te);
             let te = match fty.params.get(k) {
                 Some(pt) if fty.prototyped => self.convert_assign(te, pt, a.span)?,
+                // GCC's type-generic builtins classify the value as it is
+                _ if type_generic(callee) => te,
                 _ => {
                     // default argument promotions
                     let ty = match &te.ty {
@@ -949,4 +951,12 @@ fn bit_field_type(t: &CType, w: u64) -> CType {
         Some(_) if w == 32 => CType::Int(IntKind::UInt),
         Some(_) => t.clone(),
     }
+}
+
+/// Whether the callee (as `call_arguments` names it) is one of GCC's type-generic
+/// floating-point builtins (`isnan` and the other classifications of `math.h`), whose
+/// arguments are not promoted.
+fn type_generic(callee: &str) -> bool {
+    let name = callee.trim_matches('`');
+    name.starts_with("__builtin_is") || matches!(name, "__builtin_signbit" | "__builtin_fpclassify")
 }
