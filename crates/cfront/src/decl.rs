@@ -28,11 +28,21 @@ pub(crate) struct DeclSpec {
     pub is_static: bool,
 }
 
+/// The attributes of a declaration that change its type.
+#[derive(Default)]
+struct TypeAttributes {
+    /// An attribute that changes the layout of a record (`packed`, `aligned`).
+    layout: Option<String>,
+    /// The size in bits of the integer type a `mode` says, and where it is.
+    mode: Option<(u32, Span)>,
+}
+
 impl Tr {
     /// The specifiers of a declaration.
     pub fn decl_spec(&mut self, specs: &[Node<ast::DeclarationSpecifier>], span: Span) -> Result<DeclSpec> {
         let mut tss = Vec::new();
         let (mut typedef, mut is_extern, mut is_static) = (false, false, false);
+        let mut attributes = TypeAttributes::default();
         for s in specs {
             match &s.node {
                 ast::DeclarationSpecifier::StorageClass(sc) => match sc.node {
@@ -46,11 +56,66 @@ impl Tr {
                 },
                 ast::DeclarationSpecifier::TypeSpecifier(t) => tss.push(t),
                 ast::DeclarationSpecifier::TypeQualifier(q) => self.qualifier(q)?,
+                ast::DeclarationSpecifier::Extension(exts) => self.type_attributes(exts, &mut attributes)?,
                 _ => {}
             }
         }
         let ty = self.type_specifiers(&tss, span)?;
+        let ty = self.with_attributes(ty, attributes)?;
         Ok(DeclSpec { ty, typedef, is_extern, is_static })
+    }
+
+    /// The attributes among `exts` that change a type: the first that changes the layout of a
+    /// record it applies to (`packed`, `aligned`), and the size of an integer type (`mode`);
+    /// `vector_size` and modes of other types are unsupported.
+    fn type_attributes(&self, exts: &[Node<ast::Extension>], out: &mut TypeAttributes) -> Result<()> {
+        for e in exts {
+            let ast::Extension::Attribute(a) = &e.node else { continue };
+            let name = a.name.node.trim_matches('_');
+            match name {
+                "packed" | "aligned" => {
+                    out.layout.get_or_insert_with(|| name.to_string());
+                }
+                "mode" => {
+                    let mode = match a.arguments.first().map(|x| &x.node) {
+                        Some(ast::Expression::Identifier(id)) => id.node.name.trim_matches('_').to_string(),
+                        _ => String::new(),
+                    };
+                    let bits = match mode.as_str() {
+                        "QI" | "byte" => 8,
+                        "HI" => 16,
+                        "SI" => 32,
+                        "DI" => 64,
+                        "TI" => 128,
+                        "word" | "pointer" => 8 * self.layout().pointer_size() as u32,
+                        _ => return Err(self.unsupported(e.span, format!("attribute `mode({mode})`"))),
+                    };
+                    out.mode = Some((bits, e.span));
+                }
+                "vector_size" => return Err(self.unsupported(e.span, "attribute `vector_size`")),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `ty` with the attributes that change it: an integer type of the size a `mode` says (its
+    /// signedness kept); a record with a layout attribute gets an unknown layout (on other
+    /// types such an attribute does not change what the translation represents).
+    fn with_attributes(&mut self, ty: CType, attributes: TypeAttributes) -> Result<CType> {
+        if let (Some(a), CType::Record(r)) = (attributes.layout, &ty) {
+            if let Some(rec) = self.records.get_mut(*r) {
+                rec.layout_attribute.get_or_insert(a);
+            }
+        }
+        let Some((bits, span)) = attributes.mode else { return Ok(ty) };
+        let CType::Int(k) = ty else { return Err(self.unsupported(span, "attribute `mode` of a type that is not an integer type")) };
+        let dm = self.dm();
+        let sized = [IntKind::SChar, IntKind::Short, IntKind::Int, IntKind::LongLong, IntKind::Int128]
+            .into_iter()
+            .find(|s| s.bits(dm) == bits)
+            .ok_or_else(|| self.unsupported(span, format!("attribute `mode` of {bits} bits")))?;
+        Ok(CType::Int(if k.is_signed() { sized } else { sized.to_unsigned() }))
     }
 
     fn qualifier(&self, q: &Node<ast::TypeQualifier>) -> Result<()> {
@@ -63,14 +128,16 @@ impl Tr {
     /// The type of a specifier-qualifier list (in type names and struct fields).
     pub fn spec_qual_type(&mut self, specs: &[Node<ast::SpecifierQualifier>], span: Span) -> Result<CType> {
         let mut tss = Vec::new();
+        let mut attributes = TypeAttributes::default();
         for s in specs {
             match &s.node {
                 ast::SpecifierQualifier::TypeSpecifier(t) => tss.push(t),
                 ast::SpecifierQualifier::TypeQualifier(q) => self.qualifier(q)?,
-                ast::SpecifierQualifier::Extension(_) => {}
+                ast::SpecifierQualifier::Extension(exts) => self.type_attributes(exts, &mut attributes)?,
             }
         }
-        self.type_specifiers(&tss, span)
+        let ty = self.type_specifiers(&tss, span)?;
+        self.with_attributes(ty, attributes)
     }
 
     fn type_specifiers(&mut self, tss: &[&Node<ast::TypeSpecifier>], span: Span) -> Result<CType> {
@@ -194,6 +261,18 @@ impl Tr {
         for d in decls {
             let ast::StructDeclaration::Field(f) = &d.node else { continue };
             let base = self.spec_qual_type(&f.node.specifiers, f.span)?;
+            // an attribute of a member that changes its placement changes the record's layout
+            let member_attributes = f.node.specifiers.iter().filter_map(|s| match &s.node {
+                ast::SpecifierQualifier::Extension(exts) => Some(exts.as_slice()),
+                _ => None,
+            });
+            let declarator_attributes =
+                f.node.declarators.iter().filter_map(|sd| Some(sd.node.declarator.as_ref()?.node.extensions.as_slice()));
+            let mut attributes = TypeAttributes::default();
+            for exts in member_attributes.chain(declarator_attributes) {
+                self.type_attributes(exts, &mut attributes)?;
+            }
+            self.with_attributes(CType::Record(r), TypeAttributes { mode: None, ..attributes })?;
             if f.node.declarators.is_empty() {
                 // anonymous struct/union member
                 fields.push(Field { name: None, ty: base.clone(), bit_width: None });
@@ -229,7 +308,7 @@ impl Tr {
     }
 
     fn new_record(&mut self, tag: Option<String>, is_union: bool) -> usize {
-        self.records.push(Record { tag: tag.clone(), is_union, fields: None });
+        self.records.push(Record { tag: tag.clone(), is_union, fields: None, layout_attribute: None });
         let r = self.records.len() - 1;
         if let (Some(t), Some(sc)) = (tag, self.scopes.last_mut()) {
             sc.tags.insert(t, Tag::Record(r));
@@ -271,7 +350,9 @@ impl Tr {
 
     /// The name and type a declarator declares, given the base type.
     pub fn derive(&mut self, base: CType, d: &Node<ast::Declarator>) -> Result<(Option<String>, CType)> {
-        let mut ty = base;
+        let mut attributes = TypeAttributes::default();
+        self.type_attributes(&d.node.extensions, &mut attributes)?;
+        let mut ty = self.with_attributes(base, attributes)?;
         // pointers (prefix) bind loosest and come first in lang-c's list; the postfix array and
         // function declarators apply from the innermost (last) outward
         let (prefix, postfix): (Vec<_>, Vec<_>) =

@@ -257,7 +257,7 @@ impl Fx<'_> {
 
     /// The size of the accessed object.
     fn size_of(&self, ty: &CType, pos: &SourcePos) -> Result<u64> {
-        self.tr.layout().size(ty).ok_or_else(|| CError::unsupported(pos, "access to an object of unknown size"))
+        self.tr.layout().size(ty).ok_or_else(|| CError::unsupported(pos, format!("access to an object of {}", self.tr.unknown_size(ty))))
     }
 
     /// The value stored at a memory location.

@@ -418,10 +418,30 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// Rewrites what `lang-c` rejects: 128-bit integer types, `_Static_assert` without a message,
-/// function definitions with an implicit `int` return type (`main() {`).
+/// function definitions with an implicit `int` return type (`main() {`), attributes between
+/// `struct` and its tag.
 pub fn normalize(s: &str) -> String {
     let toks = tokens(s);
     let text = |k: usize| toks.get(k).map_or("", |&(_, a, b)| &s[a..b]);
+    // the index of the `)` that closes the `(` at `j` (or past the end)
+    let closing = |j: usize| {
+        let mut d = 0;
+        let mut i = j;
+        while i < toks.len() {
+            match text(i) {
+                "(" => d += 1,
+                ")" => {
+                    d -= 1;
+                    if d == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        i
+    };
     let mut edits: Vec<(usize, usize, String)> = Vec::new(); // (start, end, replacement)
     let mut depth = 0i32;
     let mut decl_start = true;
@@ -464,23 +484,24 @@ pub fn normalize(s: &str) -> String {
                 }
                 _ => {}
             }
+            if matches!(t, "struct" | "union") && text(k + 1) == "__attribute__" {
+                // GCC's `struct __attribute__((...)) tag {`: the attributes move into the
+                // member list, where they apply to the record too (without a member list they
+                // have no effect)
+                let mut j = k + 1;
+                while text(j) == "__attribute__" {
+                    j = closing(j + 1) + 1;
+                }
+                let attributes = toks.get(j - 1).map_or("", |&(_, _, end)| &s[toks[k + 1].1..end]).to_string();
+                edits.push((toks[k + 1].1, toks.get(j - 1).map_or(b, |e| e.2), String::new()));
+                let brace = if text(j) == "{" { j } else { j + 1 };
+                if text(brace) == "{" {
+                    edits.push((toks[brace].2, toks[brace].2, format!(" {attributes}")));
+                }
+            }
             if depth == 0 && decl_start && text(k + 1) == "(" && !KEYWORDS.contains(&t) {
                 // `name ( ... ) {` at the start of an external declaration: implicit int
-                let mut d = 0;
-                let mut j = k + 1;
-                while j < toks.len() {
-                    match text(j) {
-                        "(" => d += 1,
-                        ")" => {
-                            d -= 1;
-                            if d == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    j += 1;
-                }
+                let j = closing(k + 1);
                 if text(j + 1) == "{" {
                     edits.push((a, a, "int ".into()));
                 }
@@ -590,6 +611,12 @@ mod tests {
     fn static_assert_message() {
         assert_eq!(normalize("_Static_assert(1 == 1);"), "_Static_assert(1 == 1, \"\");");
         assert_eq!(normalize("_Static_assert(1, \"m\");"), "_Static_assert(1, \"m\");");
+    }
+
+    #[test]
+    fn attributes_after_struct_move_into_the_members() {
+        let n = normalize("struct __attribute__((packed)) S { char c; int x; }; struct __attribute__((aligned(8))) S s;");
+        assert_eq!(n, "struct  S { __attribute__((packed)) char c; int x; }; struct  S s;");
     }
 
     #[test]

@@ -122,7 +122,11 @@ impl Fx<'_> {
                 continue;
             }
             if let Shape::Mem(b) = &info.shape {
-                let size = self.tr.layout().size(&info.ty).ok_or_else(|| CError::unsupported(&s.pos, "object of unknown size"))?;
+                let size = self
+                    .tr
+                    .layout()
+                    .size(&info.ty)
+                    .ok_or_else(|| CError::unsupported(&s.pos, format!("object of {}", self.tr.unknown_size(&info.ty))))?;
                 self.allocate(b, &int(size as i64), false, &s.pos);
             }
             if s.init.is_empty() && s.external {

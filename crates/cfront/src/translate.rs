@@ -324,6 +324,23 @@ impl Tr {
         }
     }
 
+    /// Why the size of `ty` is unknown (after "of"): an attribute that changes the layout of a record in
+    /// it, or an incomplete type.
+    pub fn unknown_size(&self, ty: &CType) -> String {
+        let attribute = |r: &usize| self.records.get(*r).and_then(|rec| rec.layout_attribute.clone());
+        let mut t = ty;
+        while let CType::Array(e, _) = t {
+            t = e;
+        }
+        match t {
+            CType::Record(r) => match attribute(r) {
+                Some(a) => format!("a struct or union with attribute `{a}` (its layout is not modelled)"),
+                None => "an incomplete type".into(),
+            },
+            _ => "unknown size".into(),
+        }
+    }
+
     /// Whether a value of the record `r` is its bytes: a union (its members overlap) or a
     /// struct with bit-fields (they share bytes).
     pub fn is_bytes_record(&self, r: usize) -> bool {

@@ -199,7 +199,7 @@ impl Tr {
     }
 
     fn size_lit(&self, ty: &CType, span: Span, pos: SourcePos, what: &str) -> Result<Expr> {
-        let n = self.layout().size(ty).ok_or_else(|| self.unsupported(span, format!("{what} of this type")))?;
+        let n = self.layout().size(ty).ok_or_else(|| self.unsupported(span, format!("{what} of {}", self.unknown_size(ty))))?;
         Ok(Tr::int_lit(BigInt::from(n), self.size_t(), pos))
     }
 

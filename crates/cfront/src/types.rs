@@ -220,6 +220,8 @@ pub struct Record {
     pub is_union: bool,
     /// The fields; `None` while the type is incomplete.
     pub fields: Option<Vec<Field>>,
+    /// An attribute that changes the layout (`packed`, `aligned`): the layout is unknown.
+    pub layout_attribute: Option<String>,
 }
 
 impl CType {
@@ -322,7 +324,7 @@ pub struct Layout<'a> {
 }
 
 impl Layout<'_> {
-    /// `sizeof`, or `None` for incomplete types and functions.
+    /// `sizeof`, or `None` for incomplete types, functions and records of unknown layout.
     pub fn size(&self, t: &CType) -> Option<u64> {
         Some(match t {
             CType::Void => 1,
@@ -382,7 +384,7 @@ impl Layout<'_> {
     /// cross a boundary of its type's size, where it starts the next unit; a zero-width one
     /// ends the unit; unnamed bit-fields do not align the record.
     fn record(&self, r: usize) -> Option<RecordLayout> {
-        let rec = self.records.get(r)?;
+        let rec = self.records.get(r).filter(|rec| rec.layout_attribute.is_none())?;
         let fields = rec.fields.as_ref()?;
         let (mut end, mut align, mut bits) = (0u64, 1u64, vec![]);
         for f in fields {
@@ -439,6 +441,7 @@ mod tests {
         let recs = vec![Record {
             tag: None,
             is_union: false,
+            layout_attribute: None,
             fields: Some(vec![
                 Field { name: Some("c".into()), ty: CType::Int(IntKind::Char), bit_width: None },
                 Field { name: Some("l".into()), ty: CType::Int(IntKind::Long), bit_width: None },
@@ -454,7 +457,7 @@ mod tests {
         use IntKind::*;
         let field =
             |name: Option<&str>, k: IntKind, w: Option<u64>| Field { name: name.map(String::from), ty: CType::Int(k), bit_width: w };
-        let record = |fields: Vec<Field>| Record { tag: None, is_union: false, fields: Some(fields) };
+        let record = |fields: Vec<Field>| Record { tag: None, is_union: false, fields: Some(fields), layout_attribute: None };
         let recs = vec![
             // struct { unsigned long a:3; unsigned b:3; long long c:40; unsigned d:32; _Bool e:1; }
             record(vec![

@@ -514,3 +514,22 @@ pub fn apply_op(op: &Op, args: &[Term], sort: &Sort) -> Term {
         _ => app(op.clone(), args.to_vec(), sort.clone()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A wrap-around modulo a multiple of `n` inside a term taken modulo `n` is dropped.
+    #[test]
+    fn modulo_drops_inner_wrap_arounds() {
+        let v = Term::var("v", Sort::Int);
+        let h = int(1 << 31);
+        let wrapped = sub(&modulo(&add(&[v.clone(), h.clone()]), &int(1 << 32)), &h);
+        assert_eq!(modulo(&wrapped, &int(8)), modulo(&v, &int(8)));
+        let scaled = add(&[mul(&[int(2), modulo(&v, &int(16))]), int(19)]);
+        assert_eq!(modulo(&scaled, &int(4)), modulo(&add(&[mul(&[int(2), v.clone()]), int(3)]), &int(4)));
+        // a modulus that is not a multiple stays
+        assert_eq!(modulo(&modulo(&v, &int(6)), &int(4)).args[0], modulo(&v, &int(6)));
+        assert_eq!(modulo(&add(&[wrapped, int(8)]), &int(8)), modulo(&v, &int(8)));
+    }
+}
