@@ -86,14 +86,11 @@ impl Fx<'_> {
     }
 
     /// Member `k` of the record `r` at the location `m` (whose type is the record), of type `ty`
-    /// as an expression: a member of a union and a bit-field are reached through their bytes
-    /// (memory as bytes).
+    /// as an expression: a bit-field is reached through the bytes that hold it (memory as
+    /// bytes).
     pub(crate) fn member_place(&mut self, mut m: MemLoc, r: usize, k: usize, ty: &CType, pos: &SourcePos) -> Result<Place> {
-        let field = self.tr.records.get(r).and_then(|rec| Some((rec.is_union, rec.fields.as_ref()?.get(k)?.clone())));
-        let Some((in_union, field)) = field else { return Err(CError::syntax(pos, "no such member")) };
-        if in_union {
-            self.use_bytes();
-        }
+        let field = self.tr.records.get(r).and_then(|rec| rec.fields.as_ref()?.get(k).cloned());
+        let Some(field) = field else { return Err(CError::syntax(pos, "no such member")) };
         let (bit, offset) = (self.tr.layout().bit_field_offset(r, k), self.tr.layout().field_offset(r, k));
         if let (Some(bit), Some(width)) = (bit, field.bit_width) {
             self.use_bytes();

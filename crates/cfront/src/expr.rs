@@ -113,6 +113,11 @@ impl Fx<'_> {
             ExprKind::Member(base, k) => match self.locate(base)? {
                 Place::Mem(m) => {
                     let CType::Record(r) = m.ty else { return Err(CError::syntax(&e.pos, "member access to a non-struct")) };
+                    if self.tr.records.get(r).is_some_and(|rec| rec.is_union) {
+                        // its members overlap: memory holds bytes (an initializer writes one
+                        // member, which typed memory holds as well)
+                        self.use_bytes();
+                    }
                     self.member_place(m, r, *k, &e.ty, &e.pos)
                 }
                 Place::Reg(mut loc) => {
