@@ -417,9 +417,35 @@ const KEYWORDS: &[&str] = &[
     "__typeof__",
 ];
 
+/// Keywords that start a declaration (and no statement).
+const DECLARATION_START: &[&str] = &[
+    "void",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "signed",
+    "unsigned",
+    "_Bool",
+    "struct",
+    "union",
+    "enum",
+    "const",
+    "volatile",
+    "static",
+    "extern",
+    "register",
+    "typedef",
+    "_Atomic",
+    "__typeof__",
+    "typeof",
+];
+
 /// Rewrites what `lang-c` rejects: 128-bit integer types, `_Static_assert` without a message,
 /// function definitions with an implicit `int` return type (`main() {`), attributes between
-/// `struct` and its tag.
+/// `struct` and its tag, a label before a declaration.
 pub fn normalize(s: &str) -> String {
     let toks = tokens(s);
     let text = |k: usize| toks.get(k).map_or("", |&(_, a, b)| &s[a..b]);
@@ -483,6 +509,15 @@ pub fn normalize(s: &str) -> String {
                     }
                 }
                 _ => {}
+            }
+            if depth > 0
+                && text(k + 1) == ":"
+                && matches!(text(k.wrapping_sub(1)), ";" | "{" | "}")
+                && DECLARATION_START.contains(&text(k + 2))
+            {
+                // a label before a declaration (C23; lang-c rejects it): labels an empty
+                // statement before the declaration, where a jump to it goes too
+                edits.push((toks[k + 1].2, toks[k + 1].2, " ;".into()));
             }
             if matches!(t, "struct" | "union") && text(k + 1) == "__attribute__" {
                 // GCC's `struct __attribute__((...)) tag {`: the attributes move into the
@@ -617,6 +652,14 @@ mod tests {
     fn attributes_after_struct_move_into_the_members() {
         let n = normalize("struct __attribute__((packed)) S { char c; int x; }; struct __attribute__((aligned(8))) S s;");
         assert_eq!(n, "struct  S { __attribute__((packed)) char c; int x; }; struct  S s;");
+    }
+
+    #[test]
+    fn a_label_before_a_declaration_labels_an_empty_statement() {
+        let n = normalize("int f(void) { goto l; l: int x = 1; m: x++; return x ? x : 0; }");
+        assert_eq!(n, "int f(void) { goto l; l: ; int x = 1; m: x++; return x ? x : 0; }");
+        let s = "struct s { int a : 3; unsigned b : 2; };";
+        assert_eq!(normalize(s), s);
     }
 
     #[test]
