@@ -91,14 +91,15 @@ impl Fx<'_> {
     pub(crate) fn member_place(&mut self, mut m: MemLoc, r: usize, k: usize, ty: &CType, pos: &SourcePos) -> Result<Place> {
         let field = self.tr.records.get(r).and_then(|rec| rec.fields.as_ref()?.get(k).cloned());
         let Some(field) = field else { return Err(CError::syntax(pos, "no such member")) };
-        let (bit, offset) = (self.tr.layout().bit_field_offset(r, k), self.tr.layout().field_offset(r, k));
-        if let (Some(bit), Some(width)) = (bit, field.bit_width) {
+        let unknown_layout = || CError::unsupported(pos, "member of a struct of unknown layout");
+        if let Some(width) = field.bit_width {
+            let bit = self.tr.layout().bit_field_offset(r, k).ok_or_else(unknown_layout)?;
             self.use_bytes();
             m.o = add(&[m.o, int((bit / 8) as i64)]);
             m.ty = field.ty;
             return Ok(Place::Bits(BitField { m, shift: (bit % 8) as u32, width: width as u32, ty: ty.clone() }));
         }
-        let off = offset.ok_or_else(|| CError::unsupported(pos, "member of a struct of unknown layout"))?;
+        let off = self.tr.layout().field_offset(r, k).ok_or_else(unknown_layout)?;
         m.o = add(&[m.o, int(off as i64)]);
         m.ty = ty.clone();
         Ok(Place::Mem(m))
@@ -162,15 +163,8 @@ impl Fx<'_> {
             }
         };
         // (the updated integer has `n` bytes: its top one needs no `mod`)
-        let bytes: Vec<Term> = (0..n as u32)
-            .map(|i| match updated.sort {
-                Sort::BitVec(_) => bv::app(BvOp::Extract(8 * i + 7, 8 * i), std::slice::from_ref(&updated)),
-                _ if u64::from(i) + 1 == n => int_div(&updated, &int_big(conv::pow2(8 * i))),
-                _ => modulo(&int_div(&updated, &int_big(conv::pow2(8 * i))), &int(256)),
-            })
-            .collect();
-        let cells: Vec<(u64, Cell)> = (0..n).map(|i| (i, Cell::Int(CType::Int(IntKind::UChar)))).collect();
-        let pairs = self.write_bytes(&f.m, &cells, &bytes);
+        let bytes: Vec<Term> = (0..n as u32).map(|i| byte_of(&updated, i, u64::from(i) + 1 == n)).collect();
+        let pairs = self.write_bytes(&f.m, &f.byte_cells(), &bytes);
         self.emit(Stmt::Assign(pairs), pos, None);
         Ok(())
     }
@@ -178,9 +172,7 @@ impl Fx<'_> {
     /// The unsigned integer of the bytes that hold a bit-field (arbitrary where they do not
     /// hold integer data).
     fn bits_unit(&mut self, f: &BitField, pos: &SourcePos) -> Result<Term> {
-        let n = f.bytes();
-        let cells: Vec<(u64, Cell)> = (0..n).map(|i| (i, Cell::Int(CType::Int(IntKind::UChar)))).collect();
-        let bytes = self.read_bytes(&f.m, &cells, pos)?;
+        let bytes = self.read_bytes(&f.m, &f.byte_cells(), pos)?;
         Ok(combine(bytes, self.tr.sem().bitvector))
     }
 
@@ -330,6 +322,11 @@ impl BitField {
     fn bytes(&self) -> u64 {
         u64::from(self.shift + self.width).div_ceil(8)
     }
+
+    /// Those bytes as cells.
+    fn byte_cells(&self) -> Vec<(u64, Cell)> {
+        (0..self.bytes()).map(|i| (i, Cell::Int(CType::Int(IntKind::UChar)))).collect()
+    }
 }
 
 /// The unsigned integer whose bytes, least significant first, are `bytes` (integers 0-255, or
@@ -368,12 +365,26 @@ fn from_bytes(u: &Term, t: &CType, n: u64, sem: conv::Sem) -> Term {
 fn to_bytes(x: &Term, t: &CType, n: u64, sem: conv::Sem) -> Vec<Term> {
     let u = conv::convert(x, t, &unsigned_of(t), sem);
     if sem.bitvector {
-        return (0..n as u32).map(|i| bv::app(BvOp::Extract(8 * i + 7, 8 * i), std::slice::from_ref(&u))).collect();
+        return (0..n as u32).map(|i| byte_of(&u, i, false)).collect();
     }
     if n == 1 {
         return vec![u];
     }
     // floor division and a nonnegative remainder: the bytes of the two's complement of a
     // value of a signed type too
-    (0..n).map(|i| modulo(&int_div(x, &int_big(conv::pow2(8 * i as u32))), &int(256))).collect()
+    (0..n as u32).map(|i| byte_of(x, i, false)).collect()
+}
+
+/// Byte `i` (least significant first) of the integer `x`: an 8-bit extract of a bit-vector, or
+/// `x div 256^i mod 256` (without the `mod` where `x` is known to have no higher byte).
+fn byte_of(x: &Term, i: u32, top: bool) -> Term {
+    if let Sort::BitVec(_) = x.sort {
+        return bv::app(BvOp::Extract(8 * i + 7, 8 * i), std::slice::from_ref(x));
+    }
+    let shifted = int_div(x, &int_big(conv::pow2(8 * i)));
+    if top {
+        shifted
+    } else {
+        modulo(&shifted, &int(256))
+    }
 }

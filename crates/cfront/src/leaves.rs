@@ -102,7 +102,7 @@ impl Tr {
         if leaves.len() != values.len() {
             return None;
         }
-        let mut cells = vec![crate::conv::zero_of(&Sort::Int); n];
+        let mut cells = vec![smt::build::int(0); n];
         for (l, v) in leaves.iter().zip(values) {
             match l.below_array {
                 false => cells[*l.positions.first()?] = v.clone(),

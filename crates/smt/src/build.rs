@@ -322,7 +322,8 @@ pub fn modulo(a: &Term, b: &Term) -> Term {
     if let Some(n) = b.as_int().filter(|n| n.is_positive()) {
         // a wrap-around inside (`(x + c) mod 2^32 - c`, of a conversion) is the solver's work
         // for nothing: modulo `n` it is `x`
-        let inner = congruent_mod(a, n);
+        // (the spine is only rebuilt where something drops: `modulo` is on every rebuild)
+        let inner = if drops_mod(a, n) { congruent_mod(a, n) } else { a.clone() };
         if let Some(x) = inner.as_int() {
             return int_big(x.mod_floor(n));
         }
@@ -344,6 +345,15 @@ fn congruent_mod(t: &Term, n: &BigInt) -> Term {
             Some(c) if c.is_negative() || c >= n => int_big(c.mod_floor(n)),
             _ => t.clone(),
         },
+    }
+}
+
+/// Whether [`congruent_mod`] changes `t`.
+fn drops_mod(t: &Term, n: &BigInt) -> bool {
+    match t.op() {
+        Some(Op::Mod) => t.args[1].as_int().is_some_and(|m| m.is_positive() && (m % n).is_zero()),
+        Some(Op::Add | Op::Sub | Op::Mul) => t.args.iter().any(|a| drops_mod(a, n)),
+        _ => t.as_int().is_some_and(|c| c.is_negative() || c >= n),
     }
 }
 
