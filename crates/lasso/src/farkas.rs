@@ -66,8 +66,8 @@ impl Affine {
 /// How the multipliers of template premises are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// The supporting invariants get the multiplier 1 (one that does not help must then be
-    /// cancelled by the others, or be trivial), the template's own premises 0 or 1 (a Boolean
+    /// The supporting invariants get the multiplier 1 (in every implication, so one that does
+    /// not help there must be cancelled by the other premises), the template's own premises 0 or 1 (a Boolean
     /// unknown chooses, as Leike & Heizmann fix them to {0, 1}): the constraints stay linear.
     /// (Choosing for the invariants too makes unsatisfiable problems slow to refute.)
     Linear,

@@ -4,8 +4,10 @@
 //!
 //! Supporting invariants `SIⱼ(x) ≥ 0` are premises of the loop's conditions, and a
 //! multiplier times an unknown invariant is not linear. Each template is tried first with no
-//! invariant (linear), then with `Settings::supporting_invariants` of them whose multipliers
-//! are fixed to 1 (linear; an invariant that is not needed can be `0 ≥ 0`), then with free
+//! invariant (linear), then with one, two, .. up to `Settings::supporting_invariants` of them
+//! whose multipliers are fixed to 1 (linear; an invariant is then a premise of every
+//! implication, also of the other invariants' consecution, where its variables must cancel:
+//! `x ≥ 1` kept by a loop is an invariant alone, not beside a second one), then with free
 //! multipliers (non-linear real arithmetic, Z3's nlsat). The multiphase and lexicographic
 //! templates have premises with unknown coefficients of their own, treated alike.
 
@@ -80,10 +82,9 @@ fn templates(exact: &Relation, cells: &Cells, loop_dnf: &Dnf, settings: &Setting
             oracle.stats.tried.push(t.clone());
         }
         let has_premises = matches!(t, Template::Multiphase(k) | Template::Lexicographic(k) if *k > 1);
-        let mut attempts = vec![(Mode::Linear, 0)];
-        if si > 0 {
-            attempts.push((Mode::Linear, si));
-        }
+        // linear: each number of invariants in turn (with their multipliers fixed to 1, every
+        // invariant is a premise of every implication, so a second one can spoil what one does)
+        let mut attempts: Vec<(Mode, usize)> = (0..=si).map(|m| (Mode::Linear, m)).collect();
         if si > 0 || has_premises {
             attempts.push((Mode::Nonlinear, si));
         }

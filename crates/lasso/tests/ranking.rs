@@ -273,3 +273,19 @@ fn ranking_functions_leave_out_changed_variables_where_they_can() {
     assert!(vars.iter().all(|v| *v == i), "{rf:?}");
     assert_ranking_valid(&l, &rf);
 }
+
+#[test]
+fn one_supporting_invariant_where_a_second_would_spoil_it() {
+    // t := 1; x := t + 2; while (y < 100) y := y + x: `x - 1 ≥ 0` supports `x - y + 99`; with
+    // the invariants' multipliers fixed to 1 a second invariant must cancel `x` in its own
+    // consecution, which no row of the loop can, so the linear problems try one first
+    let (t, x, y) = (int_var("t"), int_var("x"), int_var("y"));
+    let stem = vec![assign(&t, int(1)), assign(&x, add(&[t.clone(), int(2)]))];
+    let body = vec![Stmt::Assume(smt::build::lt(&y, &int(100))), assign(&y, add(&[y.clone(), x.clone()]))];
+    let l = lasso(stem, body);
+    let linear = Settings { stage: lasso::Stage::Linear, ..Settings::default() };
+    let rf = ranking_function(&l, &linear).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_eq!(rf.supporting_invariants.len(), 1, "{rf:?}");
+    assert_ranking_valid(&l, &rf);
+}
