@@ -161,7 +161,7 @@ fn attempt(
     let unknowns: Vec<Term> = comps.iter().chain(&sis).flat_map(|u| u.unknowns()).collect();
     let mut values: BTreeMap<Term, BigRational> = unknowns.iter().cloned().zip(oracle.rationals(&unknowns)?).collect();
     if mode == Mode::Linear {
-        values = sparser(&comps, rel, &cs.terms, &unknowns, values, oracle);
+        values = sparser(&comps, &sis, rel, &cs.terms, &unknowns, values, oracle);
     }
     let comp_values: Vec<(BTreeMap<Term, BigRational>, BigRational)> = comps.iter().map(|u| read(u, &values)).collect();
     // one factor and one sort for all components: the templates' conditions relate them
@@ -176,29 +176,34 @@ fn attempt(
     Some(RankingFunction { template: t.clone(), components, supporting_invariants })
 }
 
-/// The most re-solved problems [`sparser`] tries (the kept variables together are one).
+/// The most re-solved problems [`sparser`] tries (a group of variables together is one).
 const MAX_SPARSER_TRIES: usize = 4;
 
 /// A solution of `constraints` whose components use fewer variables, where one exists. First
 /// without the variables the loop keeps: a bound that leans on one (`N + 4·i` of an outer loop
 /// whose inner loop ran `N` times) needs the stem's facts about it, and the certificate's
-/// predicates then count the inner loop's iterations instead of leaving them out. Then without
-/// each other variable in turn: a function of fewer variables ranks more of the program's
+/// predicates then count the inner loop's iterations instead of leaving them out. Then
+/// supporting invariants over the kept variables alone (`x ≥ 1`, not `2³¹·x + y + z ≥ 200`,
+/// which leans on the bounds of `int`). Then without each other variable in turn: a function
+/// of fewer variables ranks more of the program's
 /// lassos (`2·i - j` of a loop that resets `j` ranks the rounds where `j` stays below its reset
 /// value, `i` all of them).
 fn sparser(
     comps: &[Unknown],
+    sis: &[Unknown],
     rel: &Relation,
     constraints: &[Term],
     unknowns: &[Term],
     mut values: BTreeMap<Term, BigRational>,
     oracle: &mut Oracle,
 ) -> BTreeMap<Term, BigRational> {
-    // the coefficients' unknowns: of the kept variables together, then of each other one
+    // the coefficients' unknowns: of the kept variables together, then the invariants' of the
+    // changed ones together, then of each changed one
     let coeffs = || comps.iter().flat_map(|u| u.coeffs.iter());
     let kept: Vec<Term> = coeffs().filter(|(x, _)| !rel.changes(x)).map(|(_, c)| c.clone()).collect();
+    let si_changed: Vec<Term> = sis.iter().flat_map(|u| u.coeffs.iter()).filter(|(x, _)| rel.changes(x)).map(|(_, c)| c.clone()).collect();
     let changed = coeffs().filter(|(x, _)| rel.changes(x)).map(|(_, c)| vec![c.clone()]);
-    let groups = std::iter::once(kept).chain(changed);
+    let groups = [kept, si_changed].into_iter().chain(changed);
     let mut zeroed: Vec<Term> = vec![];
     let mut tries = 0;
     for group in groups {
