@@ -5,8 +5,9 @@
 //! `∀z. A·z + k ≤ 0 ∧ ⋀ₜ pₜ(z) ≤ 0 ⟹ c·z + c₀ ≤ 0` holds over ℚ if there are `λ, μ ≥ 0` with
 //! either `λA + Σ μₜpₜ = c` and `λk + Σ μₜpₜ₀ ≥ c₀` (the sum of the premises is the conclusion,
 //! loosened), or `λA + Σ μₜpₜ = 0` and `λk + Σ μₜpₜ₀ ≥ 1` (the premises are contradictory).
-//! Rows `A·z + k ≤ 0` have rational coefficients; the *template premises* `pₜ` have unknown
-//! coefficients, so `μₜ·pₜ` is a product of unknowns unless `μₜ` ranges over {0, 1}: [`Mode`].
+//! Rows `A·z + k ≤ 0` have rational coefficients; the *premises* `pₜ` (supporting invariants,
+//! a template's own conditions) have unknown coefficients, so `μₜ·pₜ` is a product of
+//! unknowns unless `μₜ` ranges over {0, 1}: [`Mode`].
 
 use crate::dnf::Row;
 use num_rational::BigRational;
@@ -63,13 +64,14 @@ impl Affine {
     }
 }
 
-/// How the multipliers of template premises are chosen.
+/// How the multipliers of premises with unknown coefficients (supporting invariants, a
+/// template's own premises) are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// The supporting invariants get the multiplier 1 (in every implication, so one that does
-    /// not help there must be cancelled by the other premises), the template's own premises 0 or 1 (a Boolean
-    /// unknown chooses, as Leike & Heizmann fix them to {0, 1}): the constraints stay linear.
-    /// (Choosing for the invariants too makes unsatisfiable problems slow to refute.)
+    /// 0 or 1, a Boolean unknown choosing (as Leike & Heizmann fix them to {0, 1}): the
+    /// constraints stay linear. Fixing an invariant's multiplier to 1 instead would make it a
+    /// premise of every implication, also of another invariant's consecution, where its
+    /// variables must then cancel (`y1 ≥ 1` and `y2 ≥ 1` for `y1 + y2` of Euclid's loop).
     Linear,
     /// Each multiplier is an unknown `μ ≥ 0`: products of unknowns (non-linear real
     /// arithmetic, complete for the template but harder for the solver).
@@ -93,12 +95,11 @@ impl Constraints {
         l
     }
 
-    /// Adds constraints under which `rows ∧ ⋀ invariants ≤ 0 ∧ ⋀ premises ≤ 0 ⟹ conclusion ≤ 0`
-    /// holds over ℚ (the supporting invariants' and the template's premises differ in their
-    /// multipliers: see [`Mode`]).
-    pub fn implication(&mut self, rows: &[Row], invariants: &[Affine], premises: &[Affine], conclusion: &Affine, mode: Mode) {
+    /// Adds constraints under which `rows ∧ ⋀ premises ≤ 0 ⟹ conclusion ≤ 0` holds over ℚ
+    /// (the premises' multipliers as [`Mode`] says).
+    pub fn implication(&mut self, rows: &[Row], premises: &[Affine], conclusion: &Affine, mode: Mode) {
         let mut vars: BTreeSet<&Term> = rows.iter().flat_map(|r| r.coeffs.keys()).collect();
-        vars.extend(invariants.iter().chain(premises).flat_map(|p| p.coeffs.keys()));
+        vars.extend(premises.iter().flat_map(|p| p.coeffs.keys()));
         vars.extend(conclusion.coeffs.keys());
         let mut sums: BTreeMap<&Term, Vec<Term>> = vars.iter().map(|v| (*v, vec![])).collect();
         let mut constant = vec![];
@@ -109,17 +110,14 @@ impl Constraints {
             }
             constant.push(mul(&[rat(&r.constant), l]));
         }
-        let tagged = invariants.iter().map(|p| (p, true)).chain(premises.iter().map(|p| (p, false)));
-        for (p, invariant) in tagged {
+        for p in premises {
             let mu = match mode {
-                Mode::Linear if invariant => None,
-                Mode::Linear => Some(Term::fresh("used", Sort::Bool)),
-                Mode::Nonlinear => Some(self.multiplier()),
+                Mode::Linear => Term::fresh("used", Sort::Bool),
+                Mode::Nonlinear => self.multiplier(),
             };
-            let scaled = |t: &Term| match (mode, &mu) {
-                (_, None) => t.clone(),
-                (Mode::Linear, Some(b)) => ite(b, t, &lit(0)),
-                (Mode::Nonlinear, Some(m)) => mul(&[m.clone(), t.clone()]),
+            let scaled = |t: &Term| match mode {
+                Mode::Linear => ite(&mu, t, &lit(0)),
+                Mode::Nonlinear => mul(&[mu.clone(), t.clone()]),
             };
             for (v, c) in &p.coeffs {
                 sums.entry(v).or_default().push(scaled(c));

@@ -184,8 +184,8 @@ pub struct Settings {
     pub stage: Stage,
 }
 
-/// The ranking search's constraint problems by cost: linear ones (Farkas' lemma with fixed
-/// multipliers) are cheap, non-linear ones (free multipliers of supporting invariants and
+/// The ranking search's constraint problems by cost: linear ones (Farkas' lemma with
+/// multipliers of the invariants and premises from {0, 1}) are cheap, non-linear ones (free multipliers of supporting invariants and
 /// premises) can take the whole time limit. A caller can put other work in between.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {

@@ -4,11 +4,9 @@
 //!
 //! Supporting invariants `SIⱼ(x) ≥ 0` are premises of the loop's conditions, and a
 //! multiplier times an unknown invariant is not linear. Each template is tried first with no
-//! invariant (linear), then with one, two, .. up to `Settings::supporting_invariants` of them
-//! whose multipliers are fixed to 1 (linear; an invariant is then a premise of every
-//! implication, also of the other invariants' consecution, where its variables must cancel:
-//! `x ≥ 1` kept by a loop is an invariant alone, not beside a second one), then with free
-//! multipliers (non-linear real arithmetic, Z3's nlsat). The multiphase and lexicographic
+//! invariant (linear), then with `Settings::supporting_invariants` of them whose multipliers
+//! are chosen from {0, 1} (linear), then with free multipliers (non-linear real arithmetic,
+//! Z3's nlsat). The multiphase and lexicographic
 //! templates have premises with unknown coefficients of their own, treated alike.
 
 use crate::cells::Cells;
@@ -82,9 +80,10 @@ fn templates(exact: &Relation, cells: &Cells, loop_dnf: &Dnf, settings: &Setting
             oracle.stats.tried.push(t.clone());
         }
         let has_premises = matches!(t, Template::Multiphase(k) | Template::Lexicographic(k) if *k > 1);
-        // linear: each number of invariants in turn (with their multipliers fixed to 1, every
-        // invariant is a premise of every implication, so a second one can spoil what one does)
-        let mut attempts: Vec<(Mode, usize)> = (0..=si).map(|m| (Mode::Linear, m)).collect();
+        let mut attempts = vec![(Mode::Linear, 0)];
+        if si > 0 {
+            attempts.push((Mode::Linear, si));
+        }
         if si > 0 || has_premises {
             attempts.push((Mode::Nonlinear, si));
         }
@@ -138,17 +137,17 @@ fn attempt(
     let si_pre: Vec<_> = sis.iter().map(|s| s.at(&rel.pre).negated()).collect();
     for s in &sis {
         for d in &stem_dnf.disjuncts {
-            cs.implication(d, &[], &[], &s.at(&rel.pre).negated(), mode);
+            cs.implication(d, &[], &s.at(&rel.pre).negated(), mode);
         }
         for d in &loop_dnf.disjuncts {
-            cs.implication(d, &si_pre, &[], &s.at(&rel.post).negated(), mode);
+            cs.implication(d, &si_pre, &s.at(&rel.post).negated(), mode);
         }
     }
     let f: Vec<_> = comps.iter().map(|c| c.at(&rel.pre)).collect();
     let g: Vec<_> = comps.iter().map(|c| c.at(&rel.post)).collect();
     for c in conditions(t, &f, &g) {
         for d in &loop_dnf.disjuncts {
-            cs.implication(d, &si_pre, &c.premises, &c.conclusion, mode);
+            cs.implication(d, &[&si_pre[..], &c.premises].concat(), &c.conclusion, mode);
         }
     }
     match oracle.check(&cs.terms) {

@@ -275,10 +275,10 @@ fn ranking_functions_leave_out_changed_variables_where_they_can() {
 }
 
 #[test]
-fn one_supporting_invariant_where_a_second_would_spoil_it() {
-    // t := 1; x := t + 2; while (y < 100) y := y + x: `x - 1 ≥ 0` supports `x - y + 99`; with
-    // the invariants' multipliers fixed to 1 a second invariant must cancel `x` in its own
-    // consecution, which no row of the loop can, so the linear problems try one first
+fn a_supporting_invariant_is_a_premise_only_where_it_helps() {
+    // t := 1; x := t + 2; while (y < 100) y := y + x: `99 - y` decreases because `x ≥ 1`;
+    // an invariant whose multiplier were fixed to 1 would be a premise of the bound `99 - y ≥ 0`
+    // and of the other invariant's consecution, where nothing cancels its `x`
     let (t, x, y) = (int_var("t"), int_var("x"), int_var("y"));
     let stem = vec![assign(&t, int(1)), assign(&x, add(&[t.clone(), int(2)]))];
     let body = vec![Stmt::Assume(smt::build::lt(&y, &int(100))), assign(&y, add(&[y.clone(), x.clone()]))];
@@ -286,8 +286,28 @@ fn one_supporting_invariant_where_a_second_would_spoil_it() {
     let linear = Settings { stage: lasso::Stage::Linear, ..Settings::default() };
     let rf = ranking_function(&l, &linear).unwrap().expect("a ranking function");
     assert_eq!(rf.template, Template::Affine);
-    assert_eq!(rf.supporting_invariants.len(), 1, "{rf:?}");
+    assert_eq!(smt::subst::free_vars(&rf.components[0]), [y].into_iter().collect(), "{rf:?}");
     // over the kept variable alone: the bounds of `y` play no part
-    assert_eq!(smt::subst::free_vars(&rf.supporting_invariants[0]), [x].into_iter().collect(), "{rf:?}");
+    assert!(!rf.supporting_invariants.is_empty(), "{rf:?}");
+    for si in &rf.supporting_invariants {
+        assert_eq!(smt::subst::free_vars(si), [x.clone()].into_iter().collect(), "{rf:?}");
+    }
+    assert_ranking_valid(&l, &rf);
+}
+
+#[test]
+fn euclids_loop_needs_two_invariants_each_where_it_helps() {
+    // assume y1 > 0 && y2 > 0; while (y1 != y2) if (y1 > y2) y1 := y1 - y2 else y2 := y2 - y1:
+    // `y1 + y2` decreases by `y2 ≥ 1` in one branch and by `y1 ≥ 1` in the other
+    let (y1, y2) = (int_var("y1"), int_var("y2"));
+    let stem = vec![Stmt::Assume(and(&[gt(&y1, &int(0)), gt(&y2, &int(0))]))];
+    let left = Stmt::Seq(vec![Stmt::Assume(gt(&y1, &y2)), assign(&y1, sub(&y1, &y2))]);
+    let right = Stmt::Seq(vec![Stmt::Assume(smt::build::le(&y1, &y2)), assign(&y2, sub(&y2, &y1))]);
+    let guard = Stmt::Assume(smt::build::not(&smt::build::eq(&y1, &y2)));
+    let l = lasso(stem, vec![guard, Stmt::Choice(vec![left, right])]);
+    let linear = Settings { stage: lasso::Stage::Linear, ..Settings::default() };
+    let rf = ranking_function(&l, &linear).unwrap().expect("a ranking function");
+    assert_eq!(rf.template, Template::Affine);
+    assert_eq!(rf.supporting_invariants.len(), 2, "{rf:?}");
     assert_ranking_valid(&l, &rf);
 }
