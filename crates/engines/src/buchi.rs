@@ -200,9 +200,10 @@ impl Run<'_> {
             deadline: self.config.deadline,
             ..lasso::Settings::with_families(&self.config.ranking_families)
         };
-        // cheap arguments first: linear ranking problems, a loop that cannot run twice, then
-        // nontermination, then the non-linear ranking problems that can take the whole time
-        // limit. A loop that passes its honda several times first gets a ranking function that
+        // cheap arguments first: quick linear ranking problems, a loop that cannot run twice,
+        // then nontermination, then the linear ranking problems that choose where each
+        // supporting invariant is a premise, then the non-linear ones that can take the whole
+        // time limit. A loop that passes its honda several times first gets a ranking function that
         // decreases in each of its rounds (its certificate can save at every visit). A ranking
         // function whose certificate does not remove the lasso leaves the next one a chance.
         let rounds = self.program.rounds(lasso);
@@ -214,7 +215,7 @@ impl Run<'_> {
         }
         let mut not_generalized = None;
         for (rounds, problem) in &ranking_problems {
-            match self.ranked(lasso, rounds, problem, lasso::Stage::Linear, &settings, learnt, stats) {
+            match self.ranked(lasso, rounds, problem, lasso::Stage::Quick, &settings, learnt, stats) {
                 Some(Analysis::Unknown(why)) => not_generalized = Some(why),
                 Some(found) => return found,
                 None => {}
@@ -241,8 +242,10 @@ impl Run<'_> {
                 Err(e) => tracing::debug!("no nontermination argument: {e}"),
             }
         }
-        for (rounds, problem) in &ranking_problems {
-            match self.ranked(lasso, rounds, problem, lasso::Stage::Nonlinear, &settings, learnt, stats) {
+        for (stage, (rounds, problem)) in
+            [lasso::Stage::Linear, lasso::Stage::Nonlinear].into_iter().flat_map(|s| ranking_problems.iter().map(move |p| (s, p)))
+        {
+            match self.ranked(lasso, rounds, problem, stage, &settings, learnt, stats) {
                 Some(Analysis::Unknown(why)) => not_generalized = Some(why),
                 Some(found) => return found,
                 None => {}

@@ -68,10 +68,13 @@ impl Affine {
 /// template's own premises) are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// 0 or 1, a Boolean unknown choosing (as Leike & Heizmann fix them to {0, 1}): the
-    /// constraints stay linear. Fixing an invariant's multiplier to 1 instead would make it a
-    /// premise of every implication, also of another invariant's consecution, where its
-    /// variables must then cancel (`y1 ≥ 1` and `y2 ≥ 1` for `y1 + y2` of Euclid's loop).
+    /// The supporting invariants' multipliers are 1, the template premises' 0 or 1: linear, and
+    /// quick to refute, but an invariant is then a premise of every implication, also of
+    /// another invariant's consecution, where its variables must cancel (`y1 ≥ 1` and `y2 ≥ 1`
+    /// for `y1 + y2` of Euclid's loop are not found so).
+    Fixed,
+    /// Every multiplier 0 or 1, a Boolean unknown choosing (as Leike & Heizmann fix them to
+    /// {0, 1}): linear, but an unsatisfiable problem takes a search over the choices.
     Linear,
     /// Each multiplier is an unknown `μ ≥ 0`: products of unknowns (non-linear real
     /// arithmetic, complete for the template but harder for the solver).
@@ -95,11 +98,12 @@ impl Constraints {
         l
     }
 
-    /// Adds constraints under which `rows ∧ ⋀ premises ≤ 0 ⟹ conclusion ≤ 0` holds over ℚ
-    /// (the premises' multipliers as [`Mode`] says).
-    pub fn implication(&mut self, rows: &[Row], premises: &[Affine], conclusion: &Affine, mode: Mode) {
+    /// Adds constraints under which `rows ∧ ⋀ invariants ≤ 0 ∧ ⋀ premises ≤ 0 ⟹ conclusion ≤ 0`
+    /// holds over ℚ (the multipliers of the supporting invariants and of the template's
+    /// premises as [`Mode`] says).
+    pub fn implication(&mut self, rows: &[Row], invariants: &[Affine], premises: &[Affine], conclusion: &Affine, mode: Mode) {
         let mut vars: BTreeSet<&Term> = rows.iter().flat_map(|r| r.coeffs.keys()).collect();
-        vars.extend(premises.iter().flat_map(|p| p.coeffs.keys()));
+        vars.extend(invariants.iter().chain(premises).flat_map(|p| p.coeffs.keys()));
         vars.extend(conclusion.coeffs.keys());
         let mut sums: BTreeMap<&Term, Vec<Term>> = vars.iter().map(|v| (*v, vec![])).collect();
         let mut constant = vec![];
@@ -110,14 +114,17 @@ impl Constraints {
             }
             constant.push(mul(&[rat(&r.constant), l]));
         }
-        for p in premises {
+        let tagged = invariants.iter().map(|p| (p, true)).chain(premises.iter().map(|p| (p, false)));
+        for (p, invariant) in tagged {
             let mu = match mode {
-                Mode::Linear => Term::fresh("used", Sort::Bool),
-                Mode::Nonlinear => self.multiplier(),
+                Mode::Fixed if invariant => None,
+                Mode::Fixed | Mode::Linear => Some(Term::fresh("used", Sort::Bool)),
+                Mode::Nonlinear => Some(self.multiplier()),
             };
-            let scaled = |t: &Term| match mode {
-                Mode::Linear => ite(&mu, t, &lit(0)),
-                Mode::Nonlinear => mul(&[mu.clone(), t.clone()]),
+            let scaled = |t: &Term| match (mode, &mu) {
+                (_, None) => t.clone(),
+                (Mode::Fixed | Mode::Linear, Some(b)) => ite(b, t, &lit(0)),
+                (Mode::Nonlinear, Some(m)) => mul(&[m.clone(), t.clone()]),
             };
             for (v, c) in &p.coeffs {
                 sums.entry(v).or_default().push(scaled(c));

@@ -184,11 +184,13 @@ pub struct Settings {
     pub stage: Stage,
 }
 
-/// The ranking search's constraint problems by cost: linear ones (Farkas' lemma with
-/// multipliers of the invariants and premises from {0, 1}) are cheap, non-linear ones (free multipliers of supporting invariants and
-/// premises) can take the whole time limit. A caller can put other work in between.
+/// The ranking search's constraint problems by cost: quick linear ones (Farkas' lemma with the
+/// supporting invariants' multipliers fixed to 1), linear ones (every multiplier chosen from
+/// {0, 1}: an unsatisfiable one takes a search), non-linear ones (free multipliers) that can
+/// take the whole time limit. A caller can put other work in between.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    Quick,
     Linear,
     Nonlinear,
     All,

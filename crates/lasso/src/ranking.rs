@@ -4,9 +4,10 @@
 //!
 //! Supporting invariants `SIⱼ(x) ≥ 0` are premises of the loop's conditions, and a
 //! multiplier times an unknown invariant is not linear. Each template is tried first with no
-//! invariant (linear), then with `Settings::supporting_invariants` of them whose multipliers
-//! are chosen from {0, 1} (linear), then with free multipliers (non-linear real arithmetic,
-//! Z3's nlsat). The multiphase and lexicographic
+//! invariant and with one whose multiplier is 1 (linear, quick), then with
+//! `Settings::supporting_invariants` of them whose multipliers are chosen from {0, 1}
+//! (linear, slower to refute), then with free multipliers (non-linear real arithmetic, Z3's
+//! nlsat). The multiphase and lexicographic
 //! templates have premises with unknown coefficients of their own, treated alike.
 
 use crate::cells::Cells;
@@ -80,14 +81,16 @@ fn templates(exact: &Relation, cells: &Cells, loop_dnf: &Dnf, settings: &Setting
             oracle.stats.tried.push(t.clone());
         }
         let has_premises = matches!(t, Template::Multiphase(k) | Template::Lexicographic(k) if *k > 1);
-        let mut attempts = vec![(Mode::Linear, 0)];
+        // quick: no invariant, one with its multiplier fixed; then the choices of both
+        let mut attempts = vec![(Mode::Fixed, 0)];
         if si > 0 {
-            attempts.push((Mode::Linear, si));
+            attempts.extend([(Mode::Fixed, 1), (Mode::Linear, si)]);
         }
         if si > 0 || has_premises {
             attempts.push((Mode::Nonlinear, si));
         }
         attempts.retain(|&(mode, _)| match settings.stage {
+            Stage::Quick => mode == Mode::Fixed,
             Stage::Linear => mode == Mode::Linear,
             Stage::Nonlinear => mode == Mode::Nonlinear,
             Stage::All => true,
@@ -137,17 +140,17 @@ fn attempt(
     let si_pre: Vec<_> = sis.iter().map(|s| s.at(&rel.pre).negated()).collect();
     for s in &sis {
         for d in &stem_dnf.disjuncts {
-            cs.implication(d, &[], &s.at(&rel.pre).negated(), mode);
+            cs.implication(d, &[], &[], &s.at(&rel.pre).negated(), mode);
         }
         for d in &loop_dnf.disjuncts {
-            cs.implication(d, &si_pre, &s.at(&rel.post).negated(), mode);
+            cs.implication(d, &si_pre, &[], &s.at(&rel.post).negated(), mode);
         }
     }
     let f: Vec<_> = comps.iter().map(|c| c.at(&rel.pre)).collect();
     let g: Vec<_> = comps.iter().map(|c| c.at(&rel.post)).collect();
     for c in conditions(t, &f, &g) {
         for d in &loop_dnf.disjuncts {
-            cs.implication(d, &[&si_pre[..], &c.premises].concat(), &c.conclusion, mode);
+            cs.implication(d, &si_pre, &c.premises, &c.conclusion, mode);
         }
     }
     match oracle.check(&cs.terms) {
@@ -159,7 +162,7 @@ fn attempt(
     }
     let unknowns: Vec<Term> = comps.iter().chain(&sis).flat_map(|u| u.unknowns()).collect();
     let mut values: BTreeMap<Term, BigRational> = unknowns.iter().cloned().zip(oracle.rationals(&unknowns)?).collect();
-    if mode == Mode::Linear {
+    if mode != Mode::Nonlinear {
         values = sparser(&comps, &sis, rel, &cs.terms, &unknowns, values, oracle);
     }
     let comp_values: Vec<(BTreeMap<Term, BigRational>, BigRational)> = comps.iter().map(|u| read(u, &values)).collect();
