@@ -462,49 +462,28 @@ fn files_with(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Corpus tasks whose first-line annotation contradicts Boogie's semantics; the test expects
-/// the verdict the semantics gives. Each was checked by hand:
-/// - Jordan10: from `x < 0` in steps of 10 the loop exits with `x` in 100..109, never 110 (safe).
-/// - Jordan11: `x = -1` reaches 109 = the asserted-different value (unsafe).
-/// - Jordan18: both stay `>= 1` while subtracting 255 from values `>= 256`, and the loop exits
-///   when one is `< 256` (safe).
-/// - Jordan28: with `x = 0`, `y` and `z` stay 0 (safe).
-/// - Jordan29: an arbitrary `pcAlt = 0` runs the loop once, leaving `x = 22` (unsafe).
-/// - SandmanCast01.c: `i = 128` gives `c = -128`, so `x = 0`, and `j = 2^32 - 128` makes the
-///   unsigned `128 + j` wrap to 0 = `y` (unsafe; the `--harness` replay with gcc fails the
-///   assertion).
-/// - GeometricalIntegerCake.c: dereferences uninitialized pointers (unsafe for the default
-///   properties, which include valid-deref; the annotation is about the assertion alone).
-/// - nestedLoopWithAssertion: the outer loop's last iteration sets `x = 5000` and then asserts
-///   `x < 5000` (unsafe; symbolic execution finds it after 5000 outer iterations).
-/// - motivating.bpl (concurrent): the assertion `result >= 1 ==> A[m] > 0 && B[m] > 0` is about
-///   an arbitrary index `m`, while `result >= 1` says only that some index has both positive:
-///   with `N = 2`, `A[0], B[0] > 0`, `A[1] <= 0` and `m = 1` (every `thread1` leaving its loop at
-///   once) it fails (unsafe).
-/// - sumsuminc.bpl (concurrent): `inc` may test `j < i2` before `sum2` sets `i2 := 0`, while
-///   `i2` still holds its arbitrary initial value, and increment `A[0]` after `sum1` read it but
-///   before `sum2` does: `sum1 != sum2` (unsafe).
-/// - pthread5_vs.bpl (concurrent): `thread1` sets `lock := 1` after releasing the mutex, so a
-///   `thread3` may reset `g0`, `g1` and `lock` in between and then see `lock == 1` with
-///   `g0 == 0` (unsafe).
-const MISLABELED: [(&str, bool); 11] = [
-    ("Jordan10IncreaseStepSafe.bpl", true),
-    ("Jordan11IncreaseStepUnsafe.bpl", false),
-    ("Jordan18SimultaneousDecrease.bpl", true),
-    ("Jordan28Size4OneBlock.bpl", true),
-    ("Jordan29BugTerminatorAmir.bpl", false),
-    ("SandmanCast01.c", false),
-    ("GeometricalIntegerCake.c", false),
-    ("nestedLoopWithAssertion.bpl", false),
-    ("motivating.bpl", false),
-    ("sumsuminc.bpl", false),
-    ("pthread5_vs.bpl", false),
-];
+/// The entries of the project's `MISLABELED`: a line `PATH  LABEL` each (the reason below it).
+fn mislabeled() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let entries = include_str!("../../../MISLABELED").lines().filter(|l| !l.starts_with(['#', ' ']) && !l.is_empty());
+    entries.filter_map(|l| l.split_once(char::is_whitespace)).map(|(path, label)| (path, label.trim()))
+}
 
-/// The verdict a corpus task must get: its annotation, unless listed in [`MISLABELED`].
+/// The verdict a corpus task must get: its annotation, unless `MISLABELED` disputes it, then the
+/// opposite of its label.
 fn semantic_verdict(file: &Path) -> Option<bool> {
-    let name = file.file_name()?.to_str()?;
-    MISLABELED.iter().find(|(n, _)| *n == name).map(|(_, v)| *v).or_else(|| expected(file))
+    match mislabeled().find(|(path, _)| file.ends_with(path)) {
+        Some((_, label)) => Some(matches!(label, "#Unsafe" | "#rNonTermination" | "#rNonTerminationDerivable" | "false-termination")),
+        None => expected(file),
+    }
+}
+
+#[test]
+fn mislabeled_names_existing_tasks_by_their_labels() {
+    let Some(bench) = bench() else { return };
+    for (path, label) in mislabeled() {
+        let text = std::fs::read_to_string(bench.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(text.contains(label) || path.contains(label), "{path} is not labelled {label}");
+    }
 }
 
 /// Runs every file with one of the extensions `exts` under `dirs` (two at a time, with the

@@ -26,8 +26,10 @@ fn tracery(args: &[&str], file: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// A path for a file a test writes, under the build's folder for test files (so that runs leave
+/// nothing behind in the system's temporary folder).
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tracery-evidence-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("evidence");
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir.join(name)
 }
