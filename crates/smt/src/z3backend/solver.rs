@@ -26,7 +26,7 @@ impl Z3Ctx {
     pub(super) fn solver_check(&self, s: &Owned<ffi::Z3_solver>, timeout_ms: u64) -> SatResult {
         let c = self.c();
         // SAFETY: live solver.
-        let (r, interrupted) = with_deadline(c, timeout_ms, || unsafe { ffi::Z3_solver_check(c, s.p) });
+        let (r, interrupted) = with_deadline(c, timeout_ms, true, || unsafe { ffi::Z3_solver_check(c, s.p) });
         if interrupted {
             return SatResult::Unknown(INTERRUPTED.into());
         }

@@ -35,7 +35,10 @@ impl Z3Ctx {
             self.check_ok("goal assert")?;
             let name = cstring(tactic);
             let tac = self.own(ffi::Z3_mk_tactic(c, name.as_ptr()), "tactic")?;
-            let (res, interrupted) = with_deadline(c, timeout_ms, || ffi::Z3_tactic_apply(c, tac.p, goal.p));
+            // Not interrupted when the thread's work is canceled, only at its own deadline:
+            // Z3 4.8.12's `qe` crashes when interrupted (seen in portfolio lanes canceled by
+            // another lane's answer, which the crash then turned into UNKNOWN).
+            let (res, interrupted) = with_deadline(c, timeout_ms, false, || ffi::Z3_tactic_apply(c, tac.p, goal.p));
             // the result of an interrupted call is not touched (its error was cleared with the
             // interrupt: it may be no result at all); the context keeps it until its next one
             if interrupted {

@@ -167,6 +167,18 @@ fn a_raised_cancellation_flag_interrupts_a_query_in_flight() {
 }
 
 #[test]
+fn a_raised_cancellation_flag_interrupts_only_cancellable_calls() {
+    // (tactics are not cancellable: Z3 4.8.12's `qe` crashes when interrupted)
+    let cx = Z3Ctx::new().unwrap();
+    super::interrupt_when(Some(Arc::new(std::sync::atomic::AtomicBool::new(true))));
+    let call =
+        |cancellable| super::watchdog::with_deadline(cx.c(), 5_000, cancellable, || std::thread::sleep(Duration::from_millis(200))).1;
+    let (cancellable, not_cancellable) = (call(true), call(false));
+    super::interrupt_when(None);
+    assert!(cancellable && !not_cancellable);
+}
+
+#[test]
 fn decl_kind_numbers_match_the_linked_libz3() {
     // `ffi::op` takes its numbers from z3-sys' `DeclKind` (Z3 5.3 numbering); each must be
     // what the linked libz3 reports for an application of that kind. (OP_IFF and OP_OEQ

@@ -51,11 +51,11 @@ impl Drop for InsideSolver {
 /// implemented here with one watchdog thread for the process that calls `Z3_interrupt` ([`Watchdog`];
 /// a thread per call cost a thread's creation per query: seconds of system time on runs with
 /// tens of thousands of Hoare-triple checks).
-/// A call of a thread with a cancellation flag ([`interrupt_when`]) is also interrupted as soon
-/// as the flag is raised.
-pub(super) fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, f: impl FnOnce() -> R) -> (R, bool) {
+/// A `cancellable` call of a thread with a cancellation flag ([`interrupt_when`]) is also
+/// interrupted as soon as the flag is raised.
+pub(super) fn with_deadline<R>(ctx: ffi::Z3_context, timeout_ms: u64, cancellable: bool, f: impl FnOnce() -> R) -> (R, bool) {
     let _inside = InsideSolver::enter();
-    let cancel = CANCEL.with(|c| c.borrow().clone());
+    let cancel = if cancellable { CANCEL.with(|c| c.borrow().clone()) } else { None };
     let limit = match (timeout_ms > 0, &cancel) {
         (true, _) => Duration::from_millis(timeout_ms),
         (false, Some(_)) => UNLIMITED,
