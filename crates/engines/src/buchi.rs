@@ -203,9 +203,10 @@ impl Run<'_> {
         // cheap arguments first: quick linear ranking problems, a loop that cannot run twice,
         // then nontermination, then the linear ranking problems that choose where each
         // supporting invariant is a premise, then the non-linear ones that can take the whole
-        // time limit. A loop that passes its honda several times first gets a ranking function that
-        // decreases in each of its rounds (its certificate can save at every visit). A ranking
-        // function whose certificate does not remove the lasso leaves the next one a chance.
+        // time limit. A loop that passes its honda several times first gets a ranking function
+        // that decreases in each of its rounds (its certificate can save at every visit). A
+        // ranking function whose certificate does not remove the lasso leaves the next one a
+        // chance.
         let rounds = self.program.rounds(lasso);
         let whole_loop = vec![lasso.looped.clone()];
         let mut ranking_problems = vec![(whole_loop, l.clone())];

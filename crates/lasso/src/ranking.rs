@@ -7,8 +7,8 @@
 //! invariant and with one whose multiplier is 1 (linear, quick), then with
 //! `Settings::supporting_invariants` of them whose multipliers are chosen from {0, 1}
 //! (linear, slower to refute), then with free multipliers (non-linear real arithmetic, Z3's
-//! nlsat). The multiphase and lexicographic
-//! templates have premises with unknown coefficients of their own, treated alike.
+//! nlsat). The multiphase and lexicographic templates have premises with unknown coefficients
+//! of their own, treated alike.
 
 use crate::cells::Cells;
 use crate::dnf::{dnf, Dnf};
@@ -187,9 +187,8 @@ const MAX_SPARSER_TRIES: usize = 4;
 /// predicates then count the inner loop's iterations instead of leaving them out. Then
 /// supporting invariants over the kept variables alone (`x ≥ 1`, not `2³¹·x + y + z ≥ 200`,
 /// which leans on the bounds of `int`). Then without each other variable in turn: a function
-/// of fewer variables ranks more of the program's
-/// lassos (`2·i - j` of a loop that resets `j` ranks the rounds where `j` stays below its reset
-/// value, `i` all of them).
+/// of fewer variables ranks more of the program's lassos (`2·i - j` of a loop that resets `j`
+/// ranks the rounds where `j` stays below its reset value, `i` all of them).
 fn sparser(
     comps: &[Unknown],
     sis: &[Unknown],
