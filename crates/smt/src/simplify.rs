@@ -20,10 +20,11 @@ pub fn simplify(t: &Term) -> Term {
     }
 }
 
-/// [`simplify`] followed, for formulas, by Z3's `ctx-solver-simplify` (bounded by `timeout_ms`).
+/// [`simplify`] followed, for formulas, by Z3's `ctx-solver-simplify` (bounded by `timeout_ms`;
+/// 0: no time for it, since a tactic with no limit could not be stopped).
 pub fn simplify_strong(t: &Term, timeout_ms: u64) -> Term {
     let s = simplify(t);
-    if s.sort != Sort::Bool || s.is_literal() {
+    if s.sort != Sort::Bool || s.is_literal() || timeout_ms == 0 {
         return s;
     }
     match with_thread_ctx(|cx| cx.apply_tactic(&s, "ctx-solver-simplify", timeout_ms)) {
