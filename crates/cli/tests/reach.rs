@@ -1,7 +1,7 @@
 //! End-to-end tests of deep bugs: loops with polynomial closed forms, counters that wrap or
 //! overflow after many iterations, bounded model checking over accelerated loops, symbolic
 //! execution of deterministic and deep recursions (and its proofs of programs whose paths all
-//! end), and slicing that leaves loops accelerable.
+//! end or return to states they passed), and slicing that leaves loops accelerable.
 //! (How fast is measured by `tracery bench` over these programs, not here.)
 
 mod common;
@@ -62,6 +62,38 @@ fn symbolic_execution_proves_nothing_when_a_path_may_not_end() {
     // every path ends, but some start more threads than the program model has
     let out = output(&own("conc-unbounded-threads.c"), &["--timeout", "30", "--engine", "exec"]);
     assert!(out.starts_with("UNKNOWN\n") && out.contains("more threads than modeled"), "{out}");
+}
+
+#[test]
+fn symbolic_execution_ends_paths_that_return_to_a_state_they_passed() {
+    // loops that never end, over finitely many states: sequential, `while (*)` in Boogie, and
+    // a thread that runs forever beside main
+    for name in ["exec-cycle.c", "exec-oscillate.bpl", "conc-cycle.c"] {
+        let out = output(&own(name), &["--timeout", "30", "--engine", "exec"]);
+        assert!(out.starts_with("TRUE\n") && out.contains("every path explored [entry main]: "), "{name}: {out}");
+    }
+    // the bugs behind such loops are still found: the eleventh state of the cycle, and the
+    // interleaving where the thread counts twice before main reads
+    assert_false_at("exec-cycle-bug.c", &["--timeout", "30", "--engine", "exec"], "unreach-call", "exec-cycle-bug.c:12:7");
+    assert_false_at("conc-cycle-bug.c", &["--timeout", "30", "--engine", "exec"], "unreach-call", "conc-cycle-bug.c:16:5");
+}
+
+#[test]
+fn symbolic_execution_of_few_paths_gives_up_on_many() {
+    // eleven paths, ten branches on the input: decided
+    let out = output(&own("exec-branches.c"), &["--timeout", "30", "--engine", "exec-finite"]);
+    assert!(out.starts_with("TRUE\n") && out.contains("every path explored [entry main]: "), "{out}");
+    // a recursion as deep as the input is small: it gives up without waiting for the limit
+    let out = output(&own("id-depth-bug.c"), &["--timeout", "30", "--engine", "exec-finite"]);
+    assert!(out.starts_with("UNKNOWN\n") && out.contains("exec-finite: a branch depended on inputs 32 times on one path"), "{out}");
+    // bugs on paths with fewer such branches are found
+    assert_false_at(
+        "lecture-mccarthy91-bug.c",
+        &["--timeout", "30", "--engine", "exec-finite"],
+        "unreach-call",
+        "lecture-mccarthy91-bug.c:15:20",
+    );
+    assert_false_at("fib-bug.c", &["--timeout", "30", "--engine", "exec-finite"], "unreach-call", "fib-bug.c:15:5");
 }
 
 #[test]

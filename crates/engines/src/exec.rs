@@ -7,7 +7,14 @@
 //! is reached or time ends. A word that reaches an error is checked exactly and resolved into source steps
 //! like every FALSE ([`cegar::counterexample`]). A search that follows every path to its end
 //! (a program with finitely many paths, such as a deterministic one) without reaching an error
-//! proves the program: TRUE, with the exploration as its proof.
+//! proves the program: TRUE, with the exploration as its proof. A path that comes back to a
+//! state it passed (the same location, values, call stack and path condition) is not followed
+//! again: every error it could reach, the earlier state reaches by a shorter path, so a finite
+//! state space is exhausted too (`while (1)` over a few constant values).
+//!
+//! The engine `exec-finite` is the same search for programs with few paths: it gives up as soon
+//! as one branch of a path has depended on symbolic values (inputs) [`SYMBOLIC_BRANCHES`] times,
+//! since then the paths multiply with their length and only a long search could end.
 
 use crate::annotation::Proof;
 use crate::budget::QueryBudget;
@@ -21,14 +28,24 @@ use smt::build::eq;
 use smt::subst::{conjuncts, free_vars, substitute};
 use smt::{Op, SatResult, Solver, Term};
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use verdict::Exploration;
 
-/// The engine `exec`.
-pub struct Exec;
+/// The engines `exec` and (`finite`) `exec-finite`.
+pub struct Exec {
+    pub finite: bool,
+}
+
+/// How often one branch of a path may depend on symbolic values before `exec-finite` gives up.
+pub const SYMBOLIC_BRANCHES: usize = 32;
 
 impl Engine for Exec {
     fn name(&self) -> &'static str {
-        "exec"
+        if self.finite {
+            "exec-finite"
+        } else {
+            "exec"
+        }
     }
 
     /// It proves only programs whose paths all end: a bug finder, never the main engine.
@@ -37,7 +54,11 @@ impl Engine for Exec {
     }
 
     fn about(&self) -> &'static str {
-        "symbolic execution: a depth-first search of the program's paths with constant folding and a solver for symbolic branches (proves only programs with finitely many paths)"
+        if self.finite {
+            "`exec` for programs with few paths: it gives up when one branch of a path has depended on inputs 32 times"
+        } else {
+            "symbolic execution: a depth-first search of the program's paths with constant folding and a solver for symbolic branches (proves only programs with finitely many paths or states)"
+        }
     }
 
     fn not_applicable(&self, _: &Task, _: &Config) -> Option<String> {
@@ -54,14 +75,14 @@ impl Engine for Exec {
         let searched = std::thread::scope(|scope| {
             let run = std::thread::Builder::new().name("exec".into()).stack_size(crate::portfolio::LANE_STACK).spawn_scoped(scope, || {
                 smt::z3backend::interrupt_when(Some(config.cancel.flag()));
-                on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, config, stats))
+                on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, self, config, stats))
             });
             match run {
                 Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
                 Err(e) => Err(Unknown::new(format!("cannot start its thread: {e}"))),
             }
         });
-        searched.unwrap_or_else(|u| (Verdict::Unknown(u.prefixed("exec")), None))
+        searched.unwrap_or_else(|u| (Verdict::Unknown(u.prefixed(self.name())), None))
     }
 }
 
@@ -72,10 +93,12 @@ const FIRST_BOUND: usize = 256;
 const BOUND_FACTOR: usize = 4;
 const LAST_BOUND: usize = 1 << 22;
 
-/// A call that has not returned: its letter and the caller's local variables at the call.
+/// A call that has not returned: its letter, the caller's local variables at the call, and a
+/// hash of the call stack up to it.
 struct Pending {
     letter: usize,
     locals: Vec<(Term, Option<Term>)>,
+    hash: u64,
 }
 
 /// How to take back one change of the search state.
@@ -85,20 +108,38 @@ enum Undo {
     Returned(Pending),
 }
 
-/// A node of the search: its automaton state, the successor to try next, where its changes
-/// begin, and whether it opened a solver scope.
+/// A node of the search: its automaton state, the successor to try next, the letter that led
+/// to it (and whether it branched on symbolic values), where its changes begin and end on the
+/// trail, whether it opened a solver scope, the scopes open on its path, the depth of its call
+/// stack, and a hash of its values and call stack.
 struct Node {
     state: usize,
     next: usize,
+    letter: Option<usize>,
+    branched: bool,
     trail: usize,
+    at: usize,
     scoped: bool,
+    scopes: usize,
+    depth: usize,
+    hash: u64,
+    /// The node of the path with the same key before this one.
+    shadows: Option<usize>,
 }
 
-/// What a step does: blocked, or taken (with a solver scope when it added constraints, and the
-/// constant values it assigned).
+impl Node {
+    /// The key of the node among the nodes of the path.
+    fn key(&self) -> u64 {
+        mix(self.state as u64, self.hash)
+    }
+}
+
+/// What a step does: blocked, or taken (with a solver scope when it added definitions or
+/// constraints, whether the constraints depend on symbolic values, and the constant values it
+/// assigned).
 enum Step {
     Blocked,
-    Taken { scoped: bool, constants: Vec<(Term, Term)> },
+    Taken { scoped: bool, branched: bool, constants: Vec<(Term, Term)> },
 }
 
 struct Search<'a> {
@@ -106,6 +147,16 @@ struct Search<'a> {
     nwa: Nwa,
     locals: BTreeSet<Term>,
     values: HashMap<Term, Term>,
+    /// A hash of `values` (kept as they change), and the nodes of the path by state and hash.
+    hash: u64,
+    on_path: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
+    /// The states where the nodes are kept in `on_path`: the initial one and those with more
+    /// than one incoming transition (every cycle of the automaton passes one).
+    joins: Vec<bool>,
+    /// How often each letter branched on symbolic values on the path, and whether that may
+    /// happen only [`SYMBOLIC_BRANCHES`] times.
+    branches: HashMap<usize, usize>,
+    finite: bool,
     calls: Vec<Pending>,
     trail: Vec<Undo>,
     word: Vec<usize>,
@@ -122,16 +173,24 @@ struct Search<'a> {
 
 /// Searches `a`'s program automaton until an error is confirmed, every path has ended, or the
 /// budget ends.
-fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+fn search(entry: &str, a: &dyn Abstraction, engine: &Exec, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
+    let name = engine.name();
     let (solver, mut checker) = match (config.solver.create(), config.solver.create()) {
         (Ok(s), Ok(c)) => (s, c),
-        (Err(e), _) | (_, Err(e)) => return (Verdict::unknown(format!("exec: cannot start the solver {}: {e}", config.solver)), None),
+        (Err(e), _) | (_, Err(e)) => return (Verdict::unknown(format!("{name}: cannot start the solver {}: {e}", config.solver)), None),
     };
+    let nwa = a.automaton();
+    let joins = joins(&nwa);
     let mut s = Search {
         a,
-        nwa: a.automaton(),
+        nwa,
         locals: a.scopes().1,
         values: HashMap::new(),
+        hash: 0,
+        on_path: HashMap::default(),
+        joins,
+        branches: HashMap::new(),
+        finite: engine.finite,
         calls: vec![],
         trail: vec![],
         word: vec![],
@@ -146,7 +205,7 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
     // kept for the answer
     let mut unconfirmed: Option<Verdict> = None;
     let mut confirm = |word: &[usize], hints: &cegar::Hints, target: usize| -> Option<Verdict> {
-        tracing::debug!("exec: an error path of {} letters", word.len());
+        tracing::debug!("{name}: an error path of {} letters", word.len());
         stats.trace_checks += 1;
         checker.set_timeout_ms(config.exact_recheck_ms());
         // The letters are single statements: resolving them into source steps is one trace
@@ -169,7 +228,7 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
             },
             TraceCheck::Infeasible { .. } => {}
             TraceCheck::Unknown(why) => {
-                unconfirmed.get_or_insert_with(|| Verdict::unknown(format!("exec: the solver could not check an error path ({why})")));
+                unconfirmed.get_or_insert_with(|| Verdict::unknown(format!("{name}: the solver could not check an error path ({why})")));
             }
         }
         None
@@ -178,12 +237,17 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
     let end = loop {
         match s.round(bound, config, &mut confirm) {
             Round::Decided(v) => return (v, None),
-            Round::Stopped(why) if bound == FIRST_BOUND => break Some(format!("exec: {why}: no error path found")),
-            Round::Stopped(why) => break Some(format!("exec: {why}: no error path of at most {} letters", bound / BOUND_FACTOR)),
+            Round::Stopped(why) if bound == FIRST_BOUND => break Some(format!("{name}: {why}: no error path found")),
+            Round::Stopped(why) => break Some(format!("{name}: {why}: no error path of at most {} letters", bound / BOUND_FACTOR)),
+            Round::GaveUp => {
+                break Some(format!(
+                    "{name}: a branch depended on inputs {SYMBOLIC_BRANCHES} times on one path (too many paths): no error path found"
+                ))
+            }
             Round::Exhausted => break None,
             // every node was left: the values, the call stack and the solver are as at the start
             Round::Bounded if bound >= LAST_BOUND => {
-                break Some(format!("exec: no error path of at most {bound} letters (the longest it searches)"))
+                break Some(format!("{name}: no error path of at most {bound} letters (the longest it searches)"))
             }
             Round::Bounded => bound *= BOUND_FACTOR,
         }
@@ -191,7 +255,9 @@ fn search(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
     match (unconfirmed, end) {
         (Some(v), _) => (v, None),
         (None, Some(why)) => (Verdict::unknown(why), None),
-        (None, None) if s.beyond_model => (Verdict::unknown("exec: every path ends, but some start more threads than modeled"), None),
+        (None, None) if s.beyond_model => {
+            (Verdict::unknown(format!("{name}: every path ends, but some start more threads than modeled")), None)
+        }
         // every path ended, and every error path on the way was infeasible
         (None, None) => {
             let exploration = Exploration { entry: entry.to_string(), steps: s.steps, longest: s.longest };
@@ -209,6 +275,8 @@ enum Round {
     Decided(Verdict),
     /// The budget ended.
     Stopped(&'static str),
+    /// A branch of a path depended on symbolic values too often for `exec-finite`.
+    GaveUp,
     /// Every path ends before the bound without an error.
     Exhausted,
     /// Some path was cut at the bound.
@@ -218,7 +286,21 @@ enum Round {
 impl Search<'_> {
     /// A depth-first search of the words of at most `bound` letters.
     fn round(&mut self, bound: usize, config: &Config, confirm: &mut Confirm) -> Round {
-        let mut nodes = vec![Node { state: self.nwa.initial, next: 0, trail: 0, scoped: false }];
+        let first = Node {
+            state: self.nwa.initial,
+            next: 0,
+            letter: None,
+            branched: false,
+            trail: 0,
+            at: 0,
+            scoped: false,
+            scopes: 0,
+            depth: 0,
+            hash: self.state_hash(),
+            shadows: None,
+        };
+        self.on_path.insert(first.key(), 0);
+        let mut nodes = vec![first];
         let mut cut = false;
         let mut steps = 0usize;
         self.steps = 0;
@@ -235,7 +317,7 @@ impl Search<'_> {
             if node.next >= successors.len() || self.word.len() >= bound {
                 cut |= node.next < successors.len();
                 let done = nodes.pop().expect("a node");
-                self.undo_to(done.trail);
+                self.leave(&done);
                 if done.scoped {
                     self.solver.pop();
                 }
@@ -246,15 +328,44 @@ impl Search<'_> {
             let (letter, target) = successors[node.next];
             node.next += 1;
             let trail = self.trail.len();
+            let scopes = node.scopes;
             match self.take(letter, config) {
                 Step::Blocked => self.undo_to(trail),
-                Step::Taken { scoped, constants } => {
+                Step::Taken { scoped, branched, constants } => {
+                    let mut node = Node {
+                        state: target,
+                        next: 0,
+                        letter: Some(letter),
+                        branched,
+                        trail,
+                        at: self.trail.len(),
+                        scoped,
+                        scopes: scopes + usize::from(scoped),
+                        depth: self.calls.len(),
+                        hash: self.state_hash(),
+                        shadows: None,
+                    };
+                    let join = self.joins[target];
+                    if join && self.revisits(&nodes, &node) {
+                        self.undo_to(trail);
+                        continue;
+                    }
+                    if branched {
+                        let count = self.branches.entry(letter).or_default();
+                        *count += 1;
+                        if self.finite && *count > SYMBOLIC_BRANCHES {
+                            return Round::GaveUp;
+                        }
+                    }
                     self.word.push(letter);
                     self.hints.push(constants);
                     self.steps += 1;
                     self.longest = self.longest.max(self.word.len());
                     self.beyond_model |= self.nwa.accepting[target] && !self.is_error(target);
-                    nodes.push(Node { state: target, next: 0, trail, scoped });
+                    if join {
+                        node.shadows = self.on_path.insert(node.key(), nodes.len());
+                    }
+                    nodes.push(node);
                     if self.is_error(target) {
                         if let Some(v) = confirm(&self.word, &self.hints, target) {
                             return Round::Decided(v);
@@ -271,6 +382,61 @@ impl Search<'_> {
             Round::Bounded
         } else {
             Round::Exhausted
+        }
+    }
+
+    /// A hash of the values and the call stack.
+    fn state_hash(&self) -> u64 {
+        self.hash ^ self.calls.last().map_or(0, |p| p.hash)
+    }
+
+    /// Whether `node` repeats the last node of the path with its state and hash: the same
+    /// values and call stack, and no constraint added since (the futures are the same, and the
+    /// earlier node has them). (Only the last: an older one with the same hash differs from it
+    /// too, but for a collision, since constraints only grow along the path.)
+    fn revisits(&self, path: &[Node], node: &Node) -> bool {
+        let Some(&earlier) = self.on_path.get(&node.key()) else { return false };
+        let e = &path[earlier];
+        e.state == node.state
+            && e.hash == node.hash
+            && e.scopes == node.scopes
+            && e.depth == node.depth
+            && self.unchanged_since(e.at, e.depth)
+    }
+
+    /// Whether the values and the call stack are as they were when the trail was `len` long
+    /// and the stack `depth` deep: every value changed since is back, and every call since has
+    /// returned without the stack going below `depth`.
+    fn unchanged_since(&self, len: usize, depth: usize) -> bool {
+        let mut seen = BTreeSet::new();
+        let mut now = depth;
+        self.trail[len..].iter().all(|undo| match undo {
+            Undo::Value(x, old) => !seen.insert(x) || self.values.get(x) == old.as_ref(),
+            Undo::Called => {
+                now += 1;
+                true
+            }
+            Undo::Returned(_) if now > depth => {
+                now -= 1;
+                true
+            }
+            Undo::Returned(_) => false,
+        })
+    }
+
+    /// Takes back `node` and what it changed.
+    fn leave(&mut self, node: &Node) {
+        self.undo_to(node.trail);
+        if self.joins[node.state] {
+            match node.shadows {
+                Some(earlier) => self.on_path.insert(node.key(), earlier),
+                None => self.on_path.remove(&node.key()),
+            };
+        }
+        if let (true, Some(letter)) = (node.branched, node.letter) {
+            if let Some(count) = self.branches.get_mut(&letter) {
+                *count -= 1;
+            }
         }
     }
 
@@ -303,8 +469,10 @@ impl Search<'_> {
         match kind {
             Kind::Internal => {}
             Kind::Call => {
-                let locals = self.locals.iter().map(|x| (x.clone(), self.values.get(x).cloned())).collect();
-                self.calls.push(Pending { letter, locals });
+                let locals: Vec<(Term, Option<Term>)> = self.locals.iter().map(|x| (x.clone(), self.values.get(x).cloned())).collect();
+                let below = mix(self.calls.last().map_or(0, |p| p.hash), letter as u64);
+                let hash = locals.iter().fold(below, |h, (x, v)| mix(h, pair_hash(x, v.as_ref())));
+                self.calls.push(Pending { letter, locals, hash });
                 self.trail.push(Undo::Called);
             }
             Kind::Return(_) => {
@@ -330,14 +498,14 @@ impl Search<'_> {
             self.set(&x, Some(v));
         }
         if constraints.is_empty() && definitions.is_empty() {
-            return Step::Taken { scoped: false, constants };
+            return Step::Taken { scoped: false, branched: false, constants };
         }
         self.solver.push();
         for c in definitions.iter().chain(&constraints) {
             self.solver.assert(c);
         }
         if constraints.is_empty() {
-            return Step::Taken { scoped: true, constants };
+            return Step::Taken { scoped: true, branched: false, constants };
         }
         self.solver.set_timeout_ms(QueryBudget::of(config).next_ms());
         match self.solver.check() {
@@ -345,7 +513,7 @@ impl Search<'_> {
                 self.solver.pop();
                 Step::Blocked
             }
-            _ => Step::Taken { scoped: true, constants },
+            _ => Step::Taken { scoped: true, branched: true, constants },
         }
     }
 
@@ -360,21 +528,30 @@ impl Search<'_> {
     }
 
     fn set(&mut self, x: &Term, v: Option<Term>) {
+        let old = self.put(x.clone(), v);
+        self.trail.push(Undo::Value(x.clone(), old));
+    }
+
+    /// Gives `x` the value `v` (none: unassigned) and returns the old one, keeping the hash.
+    fn put(&mut self, x: Term, v: Option<Term>) -> Option<Term> {
+        if let Some(v) = &v {
+            self.hash ^= pair_hash(&x, Some(v));
+        }
         let old = match v {
             Some(v) => self.values.insert(x.clone(), v),
-            None => self.values.remove(x),
+            None => self.values.remove(&x),
         };
-        self.trail.push(Undo::Value(x.clone(), old));
+        if let Some(old) = &old {
+            self.hash ^= pair_hash(&x, Some(old));
+        }
+        old
     }
 
     fn undo_to(&mut self, len: usize) {
         while self.trail.len() > len {
             match self.trail.pop() {
-                Some(Undo::Value(x, Some(v))) => {
-                    self.values.insert(x, v);
-                }
-                Some(Undo::Value(x, None)) => {
-                    self.values.remove(&x);
+                Some(Undo::Value(x, v)) => {
+                    self.put(x, v);
                 }
                 Some(Undo::Called) => {
                     self.calls.pop();
@@ -383,6 +560,49 @@ impl Search<'_> {
                 None => {}
             }
         }
+    }
+}
+
+/// Which states of `nwa` are its initial one or have more than one incoming transition.
+fn joins(nwa: &Nwa) -> Vec<bool> {
+    let mut incoming = vec![0usize; nwa.accepting.len()];
+    let internal = nwa.internal.iter().chain(&nwa.calls).flatten().map(|&(_, t)| t);
+    for t in internal.chain(nwa.returns.iter().flatten().map(|&(_, _, t)| t)) {
+        incoming[t] += 1;
+    }
+    incoming.iter().enumerate().map(|(q, &n)| n > 1 || q == nwa.initial).collect()
+}
+
+/// A hash of two numbers (splitmix64's finalizer): the search hashes every value it assigns.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.rotate_left(29).wrapping_add(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A hash of a variable and its value (`None`: unassigned).
+fn pair_hash(x: &Term, v: Option<&Term>) -> u64 {
+    mix(x.id(), v.map_or(u64::MAX, Term::id))
+}
+
+/// The hasher of keys that are hashes already.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = mix(self.0, u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 

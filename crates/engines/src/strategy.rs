@@ -277,8 +277,16 @@ impl Engine for Termination {
 }
 
 /// Every engine, by name.
-pub const ENGINES: [&dyn Engine; 7] =
-    [&CellAbstraction, &Horn, &TraceAbstraction, &crate::art::Art, &crate::bmc::Bmc, &crate::exec::Exec, &Termination];
+pub const ENGINES: [&dyn Engine; 8] = [
+    &CellAbstraction,
+    &Horn,
+    &TraceAbstraction,
+    &crate::art::Art,
+    &crate::bmc::Bmc,
+    &crate::exec::Exec { finite: false },
+    &crate::exec::Exec { finite: true },
+    &Termination,
+];
 
 /// How much of the time left an engine of a strategy gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -372,13 +380,17 @@ impl Default for Strategy {
     /// abstraction, and the bug finders with what it leaves.
     fn default() -> Self {
         Strategy(vec![
-            Step { engine: &crate::exec::Exec, share: Share { fraction: 0.05, max: Some(Duration::from_millis(500)) }, only: None },
+            Step {
+                engine: &crate::exec::Exec { finite: true },
+                share: Share { fraction: 0.05, max: Some(Duration::from_millis(500)) },
+                only: None,
+            },
             Step { engine: &CellAbstraction, share: Share { fraction: 1.0 / 3.0, max: None }, only: None },
             Step { engine: &Horn, share: Share { fraction: 1.0 / 8.0, max: Some(Duration::from_secs(10)) }, only: None },
             Step { engine: &crate::art::Art, share: Share { fraction: 0.5, max: None }, only: Some(Kind::Threads) },
             Step { engine: &TraceAbstraction, share: Share { fraction: 0.8, max: None }, only: None },
             Step { engine: &crate::bmc::Bmc, share: Share { fraction: 0.5, max: None }, only: None },
-            Step { engine: &crate::exec::Exec, share: Share::REST, only: None },
+            Step { engine: &crate::exec::Exec { finite: false }, share: Share::REST, only: None },
         ])
     }
 }
@@ -533,7 +545,7 @@ mod tests {
     #[test]
     fn the_default_strategy_reads_back() {
         let text = Strategy::default().to_string();
-        assert_eq!(text, "exec:5%:0.5s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec");
+        assert_eq!(text, "exec-finite:5%:0.5s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec");
         let back: Strategy = text.parse().expect("parses");
         assert_eq!(back.to_string(), text);
         assert_eq!(back.0[0].share, Share { fraction: 0.05, max: Some(Duration::from_millis(500)) });

@@ -11,10 +11,37 @@ use std::sync::Arc;
 /// Bound on `in × out` edges for removing a location (keeps the encoding from exploding).
 const MAX_PRODUCT: usize = 4;
 
-/// The large-block encoding of a CFG (call edges are left as they are). Locations are renumbered; unreachable ones
-/// are dropped.
+/// The large-block encoding of a CFG for the reachability of its error locations (call edges
+/// are left as they are). Locations are renumbered; unreachable ones are dropped, and so are the
+/// statements into locations from which no error, exit, call or thread operation is reachable
+/// (an `abort()` after each input check would otherwise make every check's block carry the
+/// whole path before it).
 pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
-    encode(cfg, true, &Unrestricted)
+    encode(&without_dead_ends(cfg), true, &Unrestricted)
+}
+
+/// `cfg` without the statement edges into its dead ends: locations from which no error
+/// location, the exit, a call or a thread operation (whose callee or thread may reach an
+/// error) is reachable. Executions that enter one can reach no error.
+fn without_dead_ends(cfg: &Cfg) -> Cfg {
+    let mut live: Vec<bool> = cfg.locs.iter().map(|l| l.error.is_some()).collect();
+    live[cfg.exit] = true;
+    for e in cfg.edges.iter().filter(|e| !matches!(e.label, Label::Stmt(_))) {
+        live[e.src] = true;
+    }
+    let preds = cfg.predecessors();
+    let mut stack: Vec<LocId> = (0..cfg.locs.len()).filter(|&l| live[l]).collect();
+    while let Some(l) = stack.pop() {
+        for &e in &preds[l] {
+            let src = cfg.edges[e].src;
+            if !std::mem::replace(&mut live[src], true) {
+                stack.push(src);
+            }
+        }
+    }
+    let mut pruned = cfg.clone();
+    pruned.edges.retain(|e| live[e.dst] || !matches!(e.label, Label::Stmt(_)));
+    pruned
 }
 
 /// The encoding for termination: only sequences are composed, every loop head stays, and
@@ -110,6 +137,7 @@ fn encode(cfg: &Cfg, choices: bool, rules: &dyn Rules) -> Cfg {
     let (others, heads): (Vec<LocId>, Vec<LocId>) = (0..cfg.locs.len()).filter(|&l| !keep(l)).partition(|l| !heads.contains(l));
     loop {
         let mut changed = choices && merge_parallel(&mut g, rules);
+        changed |= collapse_chains(&mut g, &others, rules);
         changed |= remove_locations(&mut g, &others, rules);
         if !changed && choices {
             changed = remove_locations(&mut g, &heads, rules);
@@ -138,7 +166,7 @@ fn remove_locations(g: &mut Graph, locs: &[LocId], rules: &dyn Rules) -> bool {
         for &i in &ins {
             for &o in &outs {
                 if let (Some(a), Some(b)) = (&g.edges[i], &g.edges[o]) {
-                    composed.extend(compose(a, b).filter(|_| rules.composable(l, a, b)));
+                    composed.extend(compose(&[a, b]).filter(|_| rules.composable(l, a, b)));
                 }
             }
         }
@@ -152,6 +180,56 @@ fn remove_locations(g: &mut Graph, locs: &[LocId], rules: &dyn Rules) -> bool {
             g.add(e);
         }
         changed = true;
+    }
+    changed
+}
+
+/// Composes each chain of locations of `locs` with one incoming and one outgoing statement edge
+/// (that `rules` let compose there) into one edge at once: removed one location at a time, a
+/// chain of n statements would copy its growing block n times. Whether any was composed.
+fn collapse_chains(g: &mut Graph, locs: &[LocId], rules: &dyn Rules) -> bool {
+    let mut candidate = vec![false; g.ins.len()];
+    for &l in locs {
+        candidate[l] = true;
+    }
+    // the edges into and out of an inner location of a chain
+    let inner = |g: &Graph, l: LocId| -> Option<(usize, usize)> {
+        let (&[i], &[o]) = (&g.ins[l].iter().copied().collect::<Vec<_>>()[..], &g.outs[l].iter().copied().collect::<Vec<_>>()[..]) else {
+            return None;
+        };
+        let (a, b) = (g.edges[i].as_ref()?, g.edges[o].as_ref()?);
+        let statements = matches!((&a.label, &b.label), (Label::Stmt(_), Label::Stmt(_)));
+        (candidate[l] && i != o && statements && rules.composable(l, a, b)).then_some((i, o))
+    };
+    let mut changed = false;
+    let mut done = vec![false; g.ins.len()];
+    for &l in locs {
+        let Some((mut first, _)) = inner(g, l).filter(|_| !done[l]) else { continue };
+        // back to the chain's first inner location (around a cycle of them: back to `l`)
+        loop {
+            let before = g.edges[first].as_ref().map_or(l, |e| e.src);
+            match inner(g, before) {
+                Some((i, _)) if before != l => first = i,
+                _ => break,
+            }
+        }
+        let mut chain = vec![first];
+        let mut at = g.edges[first].as_ref().map_or(l, |e| e.dst);
+        while let Some((_, o)) = inner(g, at).filter(|_| !done[at]) {
+            done[at] = true;
+            chain.push(o);
+            at = g.edges[o].as_ref().map_or(l, |e| e.dst);
+        }
+        // a single inner location is `remove_locations`' case; a closed cycle is unreachable
+        if chain.len() < 3 || chain.first() == chain.last() {
+            continue;
+        }
+        let edges: Vec<Edge> = chain.iter().filter_map(|&e| g.remove(e)).collect();
+        let parts: Vec<&Edge> = edges.iter().collect();
+        if let Some(e) = compose(&parts) {
+            g.add(e);
+            changed = true;
+        }
     }
     changed
 }
@@ -187,20 +265,23 @@ fn join_reasons(a: &Option<String>, b: &Option<String>) -> Option<String> {
     }
 }
 
-/// The sequential composition of two statement edges (`None` if one is a call or a thread
-/// operation): the block of their original edges, and the statement it stands for.
-fn compose(a: &Edge, b: &Edge) -> Option<Edge> {
-    if [a, b].iter().any(|e| !matches!(e.label, Label::Stmt(_))) {
+/// The sequential composition of a path of statement edges (`None` if one is a call or a
+/// thread operation): the block of their original edges, and the statement it stands for.
+fn compose(path: &[&Edge]) -> Option<Edge> {
+    let (first, last) = (path.first()?, path.last()?);
+    if path.iter().any(|e| !matches!(e.label, Label::Stmt(_))) {
         return None;
     }
     let mut blocks = vec![];
-    for x in [a.as_block(), b.as_block()] {
+    for x in path.iter().map(|e| e.as_block()) {
         match x {
             Block::Seq(bs) => blocks.extend(bs),
             x => blocks.push(x),
         }
     }
-    Some(composed(a.src, b.dst, Block::Seq(blocks), a.pos.clone().or_else(|| b.pos.clone()), join_reasons(&a.overapprox, &b.overapprox)))
+    let pos = path.iter().find_map(|e| e.pos.clone());
+    let overapprox = path.iter().fold(None, |reasons, e| join_reasons(&reasons, &e.overapprox));
+    Some(composed(first.src, last.dst, Block::Seq(blocks), pos, overapprox))
 }
 
 /// The edge of a composed block: its statement is the block's ([`Block::stmt`]).

@@ -122,6 +122,42 @@ impl TransFormula {
         TransFormula { formula: and(&[a.formula, b_formula]), in_vars, out_vars, aux_vars: aux }
     }
 
+    /// Sequential composition of `parts` in order (the identity if there are none). Each part is
+    /// renamed once: folding [`Self::sequence`] would rename the growing prefix at every step,
+    /// quadratic in a long block of straight-line code.
+    pub fn sequence_all<'a>(parts: impl IntoIterator<Item = &'a TransFormula>) -> TransFormula {
+        let fresh = |x: &Term| Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+        let mut in_vars: BTreeMap<Term, Term> = BTreeMap::new();
+        // each variable's instance after the parts so far
+        let mut current: BTreeMap<Term, Term> = BTreeMap::new();
+        let mut aux_vars = BTreeSet::new();
+        let mut conj = vec![];
+        for part in parts {
+            let mut map = HashMap::new();
+            for (x, i) in &part.in_vars {
+                let now = current.entry(x.clone()).or_insert_with(|| in_vars.entry(x.clone()).or_insert_with(|| fresh(x)).clone());
+                map.insert(i.clone(), now.clone());
+            }
+            for a in &part.aux_vars {
+                let f = fresh(a);
+                aux_vars.insert(f.clone());
+                map.insert(a.clone(), f);
+            }
+            for (x, o) in part.out_vars.iter().filter(|(x, o)| part.in_vars.get(*x) != Some(*o)) {
+                let f = fresh(x);
+                map.insert(o.clone(), f.clone());
+                // an instance overwritten inside the block is existentially quantified
+                if let Some(before) = current.insert(x.clone(), f) {
+                    if in_vars.get(x) != Some(&before) {
+                        aux_vars.insert(before);
+                    }
+                }
+            }
+            conj.push(substitute(&part.formula, &map));
+        }
+        TransFormula { formula: and(&conj), in_vars, out_vars: current, aux_vars }
+    }
+
     /// Nondeterministic choice between several transition formulas.
     pub fn choice(branches: &[TransFormula]) -> TransFormula {
         let copies: Vec<TransFormula> = branches.iter().map(|b| b.fresh_copy()).collect();
@@ -181,13 +217,7 @@ impl Stmt {
             Stmt::Assume(phi) => TransFormula::assume(phi),
             Stmt::Assign(pairs) => TransFormula::assign(pairs),
             Stmt::Havoc(vars) => TransFormula::havoc(vars),
-            Stmt::Seq(parts) => {
-                let mut tf = TransFormula::skip();
-                for p in parts {
-                    tf = tf.sequence(&p.trans_formula());
-                }
-                tf
-            }
+            Stmt::Seq(parts) => TransFormula::sequence_all(&parts.iter().map(Stmt::trans_formula).collect::<Vec<_>>()),
             Stmt::Choice(branches) => TransFormula::choice(&branches.iter().map(|b| b.trans_formula()).collect::<Vec<_>>()),
         }
     }

@@ -60,6 +60,26 @@ fn sequential_composition_is_relational_product() {
 }
 
 #[test]
+fn a_sequence_renames_each_part_once_to_the_same_relation() {
+    // assignments, a havoc, a read, a choice with its own auxiliaries, written twice over
+    let parts = [
+        Stmt::Assign(vec![(x(), add(&[x(), y()]))]),
+        Stmt::Havoc(vec![y()]),
+        Stmt::Assume(gt(&y(), &x())),
+        Stmt::Choice(vec![Stmt::Assign(vec![(x(), int(5))]), Stmt::Havoc(vec![x()])]),
+        Stmt::Assign(vec![(y(), sub(&y(), &x()))]),
+        Stmt::Assume(le(&x(), &int(7))),
+    ]
+    .map(|s| s.trans_formula());
+    let folded = parts.iter().fold(TransFormula::skip(), |tf, p| tf.sequence(p));
+    let at_once = TransFormula::sequence_all(&parts);
+    let (rel, _) = xy_relation(&at_once);
+    let (expected, _) = xy_relation(&folded);
+    assert!(equivalent(&rel, &expected), "{rel}\n{expected}");
+    assert!(equivalent(&xy_relation(&TransFormula::sequence_all([])).0, &xy_relation(&TransFormula::skip()).0));
+}
+
+#[test]
 fn choice_keeps_untouched_variables_in_each_branch() {
     let s = Stmt::Choice(vec![Stmt::Assign(vec![(x(), int(5))]), Stmt::Assume(gt(&y(), &int(0)))]);
     let tf = s.trans_formula();
@@ -91,6 +111,45 @@ fn large_blocks_keep_entry_exit_and_loop_heads_only() {
     assert_eq!(lbe.edges.len(), 3);
     let into_head = lbe.edges.iter().find(|e| e.src == lbe.entry).expect("entry edge");
     assert!(matches!(&into_head.label, Label::Stmt(Stmt::Choice(b)) if b.len() == 2), "{:?}", into_head.label);
+}
+
+#[test]
+fn a_long_chain_of_statements_is_one_block() {
+    // entry -> 1 -> ... -> 2000 -> exit, x := x + 1 on each edge
+    let mut cfg = Cfg::default();
+    let locs: Vec<usize> = (0..2002).map(|i| cfg.add_loc(format!("L{i}"), None)).collect();
+    cfg.entry = locs[0];
+    cfg.exit = locs[2001];
+    for w in locs.windows(2) {
+        cfg.add_stmt(w[0], w[1], Stmt::Assign(vec![(x(), add(&[x(), int(1)]))]), None);
+    }
+    let lbe = ir::large_block_encoding(&cfg);
+    assert_eq!((lbe.locs.len(), lbe.edges.len()), (2, 1));
+    let (rel, [x0, y0, x1, y1]) = xy_relation(lbe.edges[0].trans_formula());
+    assert!(equivalent(&rel, &and(&[eq(&x1, &add(&[x0, int(2001)])), eq(&y1, &y0)])), "{rel}");
+}
+
+#[test]
+fn statements_into_dead_ends_are_dropped_and_errors_kept() {
+    // entry -[x > 0]-> 1 -[y > 0]-> error, and each check's failure into a location of its own
+    // with no way on (an `abort()`); 1 -[y <= 0]-> exit
+    let mut cfg = Cfg::default();
+    let l: Vec<usize> = (0..6).map(|i| cfg.add_loc(format!("L{i}"), None)).collect();
+    cfg.entry = l[0];
+    cfg.exit = l[5];
+    cfg.locs[l[2]].error = Some(Violation { kind: ViolationKind::Assert, pos: None });
+    cfg.add_stmt(l[0], l[1], Stmt::Assume(gt(&x(), &int(0))), None);
+    cfg.add_stmt(l[0], l[3], Stmt::Assume(le(&x(), &int(0))), None);
+    cfg.add_stmt(l[1], l[2], Stmt::Assume(gt(&y(), &int(0))), None);
+    cfg.add_stmt(l[1], l[4], Stmt::Havoc(vec![x()]), None);
+    cfg.add_stmt(l[1], l[5], Stmt::Assume(le(&y(), &int(0))), None);
+    let lbe = ir::large_block_encoding(&cfg);
+    // entry, error, exit; one edge to each of the two
+    assert_eq!((lbe.locs.len(), lbe.edges.len()), (3, 2), "{:?}", lbe.edges);
+    let to_error = lbe.edges.iter().find(|e| lbe.locs[e.dst].error.is_some()).expect("the error stays reachable");
+    let (rel, [x0, y0, ..]) = xy_relation(to_error.trans_formula());
+    let guard = exists(&[Term::var("x1", Sort::Int), Term::var("y1", Sort::Int)], &rel);
+    assert!(equivalent(&guard, &and(&[gt(&x0, &int(0)), gt(&y0, &int(0))])), "{rel}");
 }
 
 fn proc_with(name: &str, params: Vec<Term>, rets: Vec<Term>, body: Option<Cfg>) -> Procedure {

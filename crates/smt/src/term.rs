@@ -4,9 +4,10 @@
 use crate::sort::Sort;
 use num_bigint::BigInt;
 use num_rational::BigRational;
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -136,7 +137,7 @@ struct Key {
 
 /// The hash-consing table, in shards chosen by the key's hash: threads that build terms at
 /// once (a parallel portfolio) contend only when they hit the same shard.
-static TABLE: LazyLock<Vec<Mutex<HashMap<Key, Term>>>> = LazyLock::new(|| (0..SHARDS).map(|_| Mutex::default()).collect());
+static TABLE: LazyLock<Vec<Mutex<HashMap<Key, Term, FxBuildHasher>>>> = LazyLock::new(|| (0..SHARDS).map(|_| Mutex::default()).collect());
 const SHARDS: usize = 64;
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 static FRESH: AtomicU64 = AtomicU64::new(0);
@@ -145,9 +146,8 @@ impl Term {
     /// Interns a node without any simplification (builders in `build` simplify).
     pub fn mk(kind: Kind, args: Vec<Term>, sort: Sort) -> Term {
         let key = Key { kind, args: args.iter().map(|a| a.id).collect(), sort };
-        let mut hasher = std::hash::DefaultHasher::new();
-        key.hash(&mut hasher);
-        let shard = &TABLE[hasher.finish() as usize % SHARDS];
+        // (the shard by the high bits: the table's buckets use the low ones)
+        let shard = &TABLE[(FxBuildHasher.hash_one(&key) >> 58) as usize % SHARDS];
         let mut table = shard.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(t) = table.get(&key) {
             return t.clone();
