@@ -83,9 +83,12 @@ fn symbolic_execution_of_few_paths_gives_up_on_many() {
     // eleven paths, ten branches on the input: decided
     let out = output(&own("exec-branches.c"), &["--timeout", "30", "--engine", "exec-finite"]);
     assert!(out.starts_with("TRUE\n") && out.contains("every path explored [entry main]: "), "{out}");
-    // a recursion as deep as the input is small: it gives up without waiting for the limit
-    let out = output(&own("id-depth-bug.c"), &["--timeout", "30", "--engine", "exec-finite"]);
-    assert!(out.starts_with("UNKNOWN\n") && out.contains("exec-finite: a branch depended on inputs 32 times on one path"), "{out}");
+    // a loop that decides on an input at every iteration: it gives up without waiting for the limit
+    let out = output(&own("exec-input-loop.c"), &["--timeout", "30", "--engine", "exec-finite"]);
+    assert!(out.starts_with("UNKNOWN\n") && out.contains("branched on inputs 32 times at one statement (too many paths)"), "{out}");
+    // a recursion as deep as its input is not such a loop: a bug two hundred calls deep is found
+    let out = output(&own("id-depth-bug.c"), &["--timeout", "60", "--engine", "exec-finite"]);
+    assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("id-depth-bug.c:14:5") && out.contains("= 200"), "{out}");
     // bugs on paths with fewer such branches are found
     assert_false_at(
         "lecture-mccarthy91-bug.c",

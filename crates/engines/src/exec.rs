@@ -13,8 +13,12 @@
 //! state space is exhausted too (`while (1)` over a few constant values).
 //!
 //! The engine `exec-finite` is the same search for programs with few paths: it gives up as soon
-//! as one branch of a path has depended on symbolic values (inputs) [`SYMBOLIC_BRANCHES`] times,
-//! since then the paths multiply with their length and only a long search could end.
+//! as the bound cuts a path on which one branch, in one procedure frame, has depended on
+//! symbolic values (inputs) [`SYMBOLIC_BRANCHES`] times: a loop that decides on inputs at every
+//! iteration, whose paths multiply with the bound so that only a long search could end. A
+//! recursion as deep as its input goes on (to the end of its time): each of its frames branches
+//! once, and the bugs behind such recursions (`id(n)` for a symbolic `n`) are what the search
+//! finds fast.
 
 use crate::annotation::Proof;
 use crate::budget::QueryBudget;
@@ -36,7 +40,8 @@ pub struct Exec {
     pub finite: bool,
 }
 
-/// How often one branch of a path may depend on symbolic values before `exec-finite` gives up.
+/// How often one branch of a path cut by the bound may have depended on symbolic values before
+/// `exec-finite` gives up.
 pub const SYMBOLIC_BRANCHES: usize = 32;
 
 impl Engine for Exec {
@@ -153,9 +158,10 @@ struct Search<'a> {
     /// The states where the nodes are kept in `on_path`: the initial one and those with more
     /// than one incoming transition (every cycle of the automaton passes one).
     joins: Vec<bool>,
-    /// How often each letter branched on symbolic values on the path, and whether that may
-    /// happen only [`SYMBOLIC_BRANCHES`] times.
-    branches: HashMap<usize, usize>,
+    /// How often each letter branched on symbolic values on the path, by the depth of the call
+    /// stack it was taken at, and whether a path cut with [`SYMBOLIC_BRANCHES`] of them ends the
+    /// search.
+    branches: HashMap<(usize, usize), usize>,
     finite: bool,
     calls: Vec<Pending>,
     trail: Vec<Undo>,
@@ -241,7 +247,7 @@ fn search(entry: &str, a: &dyn Abstraction, engine: &Exec, config: &Config, stat
             Round::Stopped(why) => break Some(format!("{name}: {why}: no error path of at most {} letters", bound / BOUND_FACTOR)),
             Round::GaveUp => {
                 break Some(format!(
-                    "{name}: a branch depended on inputs {SYMBOLIC_BRANCHES} times on one path (too many paths): no error path found"
+                    "{name}: a path longer than {bound} statements branched on inputs {SYMBOLIC_BRANCHES} times at one statement (too many paths): no error path found"
                 ))
             }
             Round::Exhausted => break None,
@@ -315,7 +321,12 @@ impl Search<'_> {
             let state = node.state;
             let successors = self.successors(state);
             if node.next >= successors.len() || self.word.len() >= bound {
-                cut |= node.next < successors.len();
+                if node.next < successors.len() {
+                    cut = true;
+                    if self.finite && self.branches.values().any(|&n| n >= SYMBOLIC_BRANCHES) {
+                        return Round::GaveUp;
+                    }
+                }
                 let done = nodes.pop().expect("a node");
                 self.leave(&done);
                 if done.scoped {
@@ -351,11 +362,7 @@ impl Search<'_> {
                         continue;
                     }
                     if branched {
-                        let count = self.branches.entry(letter).or_default();
-                        *count += 1;
-                        if self.finite && *count > SYMBOLIC_BRANCHES {
-                            return Round::GaveUp;
-                        }
+                        *self.branches.entry((letter, node.depth)).or_default() += 1;
                     }
                     self.word.push(letter);
                     self.hints.push(constants);
@@ -434,7 +441,7 @@ impl Search<'_> {
             };
         }
         if let (true, Some(letter)) = (node.branched, node.letter) {
-            if let Some(count) = self.branches.get_mut(&letter) {
+            if let Some(count) = self.branches.get_mut(&(letter, node.depth)) {
                 *count -= 1;
             }
         }

@@ -11,37 +11,10 @@ use std::sync::Arc;
 /// Bound on `in × out` edges for removing a location (keeps the encoding from exploding).
 const MAX_PRODUCT: usize = 4;
 
-/// The large-block encoding of a CFG for the reachability of its error locations (call edges
-/// are left as they are). Locations are renumbered; unreachable ones are dropped, and so are the
-/// statements into locations from which no error, exit, call or thread operation is reachable
-/// (an `abort()` after each input check would otherwise make every check's block carry the
-/// whole path before it).
+/// The large-block encoding of a CFG (call edges are left as they are). Locations are renumbered; unreachable ones
+/// are dropped.
 pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
-    encode(&without_dead_ends(cfg), true, &Unrestricted)
-}
-
-/// `cfg` without the statement edges into its dead ends: locations from which no error
-/// location, the exit, a call or a thread operation (whose callee or thread may reach an
-/// error) is reachable. Executions that enter one can reach no error.
-fn without_dead_ends(cfg: &Cfg) -> Cfg {
-    let mut live: Vec<bool> = cfg.locs.iter().map(|l| l.error.is_some()).collect();
-    live[cfg.exit] = true;
-    for e in cfg.edges.iter().filter(|e| !matches!(e.label, Label::Stmt(_))) {
-        live[e.src] = true;
-    }
-    let preds = cfg.predecessors();
-    let mut stack: Vec<LocId> = (0..cfg.locs.len()).filter(|&l| live[l]).collect();
-    while let Some(l) = stack.pop() {
-        for &e in &preds[l] {
-            let src = cfg.edges[e].src;
-            if !std::mem::replace(&mut live[src], true) {
-                stack.push(src);
-            }
-        }
-    }
-    let mut pruned = cfg.clone();
-    pruned.edges.retain(|e| live[e.dst] || !matches!(e.label, Label::Stmt(_)));
-    pruned
+    encode(cfg, true, &Unrestricted)
 }
 
 /// The encoding for termination: only sequences are composed, every loop head stays, and
@@ -224,12 +197,13 @@ fn collapse_chains(g: &mut Graph, locs: &[LocId], rules: &dyn Rules) -> bool {
         if chain.len() < 3 || chain.first() == chain.last() {
             continue;
         }
-        let edges: Vec<Edge> = chain.iter().filter_map(|&e| g.remove(e)).collect();
-        let parts: Vec<&Edge> = edges.iter().collect();
-        if let Some(e) = compose(&parts) {
-            g.add(e);
-            changed = true;
+        let parts: Vec<&Edge> = chain.iter().filter_map(|&e| g.edges[e].as_ref()).collect();
+        let Some(composed) = compose(&parts) else { continue };
+        for e in chain {
+            g.remove(e);
         }
+        g.add(composed);
+        changed = true;
     }
     changed
 }

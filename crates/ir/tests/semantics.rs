@@ -129,29 +129,6 @@ fn a_long_chain_of_statements_is_one_block() {
     assert!(equivalent(&rel, &and(&[eq(&x1, &add(&[x0, int(2001)])), eq(&y1, &y0)])), "{rel}");
 }
 
-#[test]
-fn statements_into_dead_ends_are_dropped_and_errors_kept() {
-    // entry -[x > 0]-> 1 -[y > 0]-> error, and each check's failure into a location of its own
-    // with no way on (an `abort()`); 1 -[y <= 0]-> exit
-    let mut cfg = Cfg::default();
-    let l: Vec<usize> = (0..6).map(|i| cfg.add_loc(format!("L{i}"), None)).collect();
-    cfg.entry = l[0];
-    cfg.exit = l[5];
-    cfg.locs[l[2]].error = Some(Violation { kind: ViolationKind::Assert, pos: None });
-    cfg.add_stmt(l[0], l[1], Stmt::Assume(gt(&x(), &int(0))), None);
-    cfg.add_stmt(l[0], l[3], Stmt::Assume(le(&x(), &int(0))), None);
-    cfg.add_stmt(l[1], l[2], Stmt::Assume(gt(&y(), &int(0))), None);
-    cfg.add_stmt(l[1], l[4], Stmt::Havoc(vec![x()]), None);
-    cfg.add_stmt(l[1], l[5], Stmt::Assume(le(&y(), &int(0))), None);
-    let lbe = ir::large_block_encoding(&cfg);
-    // entry, error, exit; one edge to each of the two
-    assert_eq!((lbe.locs.len(), lbe.edges.len()), (3, 2), "{:?}", lbe.edges);
-    let to_error = lbe.edges.iter().find(|e| lbe.locs[e.dst].error.is_some()).expect("the error stays reachable");
-    let (rel, [x0, y0, ..]) = xy_relation(to_error.trans_formula());
-    let guard = exists(&[Term::var("x1", Sort::Int), Term::var("y1", Sort::Int)], &rel);
-    assert!(equivalent(&guard, &and(&[gt(&x0, &int(0)), gt(&y0, &int(0))])), "{rel}");
-}
-
 fn proc_with(name: &str, params: Vec<Term>, rets: Vec<Term>, body: Option<Cfg>) -> Procedure {
     Procedure { name: name.into(), params, rets, locals: vec![], modifies: vec![], requires: vec![], ensures: vec![], body, pos: None }
 }

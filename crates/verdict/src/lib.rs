@@ -340,12 +340,14 @@ pub struct Proof {
     pub checked: Option<bool>,
     /// Termination: the ranking function of each lasso loop the proof needed.
     pub rankings: Vec<Ranking>,
-    /// Entries proved by following every path to its end (none reaches an error).
+    /// Entries proved by following every path to its end or back to a state it passed (none
+    /// reaches an error).
     pub explorations: Vec<Exploration>,
 }
 
-/// A proof by exhaustion: every path of an entry's program was followed to its end, and none
-/// reaches an error (the program has finitely many paths, each of bounded length).
+/// A proof by exhaustion: every path of an entry's program was followed to its end or until it
+/// returned to a state it had passed, and none reaches an error (the program has finitely many
+/// paths, or finitely many states on its paths).
 #[derive(Clone, Debug)]
 pub struct Exploration {
     /// The entry procedure.
