@@ -64,7 +64,8 @@ struct Cli {
     /// program automaton; only refutes; no recursion), `exec` (symbolic execution: a
     /// depth-first search of paths with constant folding; proves only programs whose
     /// paths all end or come back to states they passed), `exec-finite` (`exec` that gives
-    /// up when a branch of a path has depended on inputs 32 times), `buchi` (termination:
+    /// up when the bound cuts a path on which one statement, in one procedure frame,
+    /// branched on inputs 32 times), `buchi` (termination:
     /// lassos, ranking functions, nontermination arguments). An engine without a share gets all the time
     /// left; one with a kind (`flat`, `recursive`, `threads`) runs only on programs of that
     /// kind. Default: `exec-finite:5%:0.5s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec`, and `buchi` for

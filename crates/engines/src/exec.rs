@@ -60,7 +60,7 @@ impl Engine for Exec {
 
     fn about(&self) -> &'static str {
         if self.finite {
-            "`exec` for programs with few paths: it gives up when one branch of a path has depended on inputs 32 times"
+            "`exec` for programs with few paths: it gives up when the bound cuts a path on which one statement, in one procedure frame, branched on inputs 32 times"
         } else {
             "symbolic execution: a depth-first search of the program's paths with constant folding and a solver for symbolic branches (proves only programs with finitely many paths or states)"
         }
