@@ -28,11 +28,12 @@ use crate::{Config, Stats, Unknown, Verdict};
 use automata::nested::Nwa;
 use ir::{TransFormula, ViolationKind};
 use refine::{check_scoped_trace_with_hints, TraceCheck};
+use rustc_hash::FxBuildHasher;
 use smt::build::eq;
 use smt::subst::{conjuncts, free_vars, substitute};
 use smt::{Op, SatResult, Solver, Term};
 use std::collections::{BTreeSet, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasher;
 use verdict::Exploration;
 
 /// The engines `exec` and (`finite`) `exec-finite`.
@@ -154,7 +155,7 @@ struct Search<'a> {
     values: HashMap<Term, Term>,
     /// A hash of `values` (kept as they change), and the nodes of the path by state and hash.
     hash: u64,
-    on_path: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
+    on_path: HashMap<u64, usize, FxBuildHasher>,
     /// The states where the nodes are kept in `on_path`: the initial one and those with more
     /// than one incoming transition (every cycle of the automaton passes one).
     joins: Vec<bool>,
@@ -580,37 +581,14 @@ fn joins(nwa: &Nwa) -> Vec<bool> {
     incoming.iter().enumerate().map(|(q, &n)| n > 1 || q == nwa.initial).collect()
 }
 
-/// A hash of two numbers (splitmix64's finalizer): the search hashes every value it assigns.
+/// A hash of two numbers: the search hashes every value it assigns.
 fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.rotate_left(29).wrapping_add(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    FxBuildHasher.hash_one((a, b))
 }
 
 /// A hash of a variable and its value (`None`: unassigned).
 fn pair_hash(x: &Term, v: Option<&Term>) -> u64 {
     mix(x.id(), v.map_or(u64::MAX, Term::id))
-}
-
-/// The hasher of keys that are hashes already.
-#[derive(Default)]
-struct Prehashed(u64);
-
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = mix(self.0, u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
 
 /// The new values of the variables a letter assigns, and the constraints it adds.
