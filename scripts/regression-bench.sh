@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The regression corpora of ../shared/bench with the settings the issues' bars use: Ultimate's
-# Boogie and C programs at 20 s (memory safety with ILP32, overflow with no-overflow), the SV
-# folders at 30 s with their .yml properties. One results.json per corpus in OUT; with OLD (an
+# Boogie and C programs at 20 s (memory safety with ILP32, overflow with no-overflow, the
+# concurrent programs, the seeds), the SV folders at 30 s with their .yml properties (the
+# termination corpora, ultimate/termination and ultimate/lassos, take an hour each: they are
+# left to their own runs). One results.json per corpus in OUT; with OLD (an
 # earlier OUT of this script) each run is compared with its namesake there.
 #
 #   scripts/regression-bench.sh BIN OUT [OLD] [-- VERIFIER OPTIONS]
@@ -43,3 +45,6 @@ run ultimate 20 "$U/regression" "$U/toy" "$U/loopAcceleration" "$U/recursive" "$
 run memsafety 20 "$U/memsafety" -- --property default,valid-memsafety --data-model ILP32
 run overflow 20 "$U/SignedIntegerOverflow" -- --property default,no-overflow
 run sv 30 "$BENCH/sv/loop-simple" "$BENCH/sv/array-cav19" "$BENCH/sv/recursive" "$BENCH/sv/recursive-simple" --
+run sv-more 30 "$BENCH"/sv/{bitvector,heap-manipulation,ldv-regression,list-properties,locks,loop-acceleration,loop-invgen,xcsp} --
+run concurrent 20 "$BENCH/ultimate/concurrent" --
+run seeds 20 "$BENCH/seeds" --

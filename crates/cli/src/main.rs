@@ -65,11 +65,13 @@ struct Cli {
     /// depth-first search of paths with constant folding; proves only programs whose
     /// paths all end or come back to states they passed), `exec-finite` (`exec` that gives
     /// up when the bound cuts a path on which one statement, in one procedure frame,
-    /// branched on inputs 32 times), `buchi` (termination:
-    /// lassos, ranking functions, nontermination arguments). An engine without a share gets all the time
-    /// left; one with a kind (`flat`, `recursive`, `threads`) runs only on programs of that
-    /// kind. Default: `exec-finite:5%:0.5s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec`, and `buchi` for
-    /// `--property termination`; engines that decide the other question are skipped.
+    /// branched on inputs 32 times), `buchi` (termination: lassos, ranking functions,
+    /// nontermination arguments). An engine without a share gets all the time left; one with
+    /// a kind (`flat`, `polynomial`: call-free with a loop that only a non-linear closed form
+    /// accelerates, `recursive`, `threads`) runs only on programs of that kind. Default:
+    /// `exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec`,
+    /// and `buchi` for `--property termination`; engines that decide the other question are
+    /// skipped.
     #[arg(long, value_name = "STRATEGY")]
     engine: Option<Strategy>,
 

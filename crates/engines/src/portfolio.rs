@@ -140,11 +140,26 @@ mod tests {
     #[test]
     fn the_main_engine_gets_a_lane_of_its_own() {
         let s = Strategy::default();
-        assert_eq!(names(&lanes(&s, 2)), ["automizer", "exec-finite:5%:0.5s,cells:33.3%,horn:12.5%:10s,art@threads:50%,bmc:50%,exec"]);
-        assert_eq!(names(&lanes(&s, 3)), ["automizer", "exec-finite:5%:0.5s,horn:12.5%:10s,bmc:50%", "cells:33.3%,art@threads:50%,exec"]);
+        assert_eq!(
+            names(&lanes(&s, 2)),
+            ["automizer", "exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,art@threads:50%,bmc:50%,exec"]
+        );
+        assert_eq!(
+            names(&lanes(&s, 3)),
+            ["automizer", "exec-finite:5%:0.5s,cells:33.3%,art@threads:50%,exec", "bmc@polynomial:5%:1s,horn:12.5%:10s,bmc:50%"]
+        );
         assert_eq!(
             names(&lanes(&s, 8)),
-            ["automizer", "exec-finite:5%:0.5s", "cells:33.3%", "horn:12.5%:10s", "art@threads:50%", "bmc:50%", "exec"]
+            [
+                "automizer",
+                "exec-finite:5%:0.5s",
+                "bmc@polynomial:5%:1s",
+                "cells:33.3%",
+                "horn:12.5%:10s",
+                "art@threads:50%",
+                "bmc:50%",
+                "exec"
+            ]
         );
         // without an engine that decides both ways, the last step is the main one
         let refuters: Strategy = "bmc:50%,exec".parse().expect("parses");

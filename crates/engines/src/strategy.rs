@@ -60,11 +60,20 @@ pub(crate) fn encode(cfg: &Cfg, config: &Config) -> Cfg {
 
 /// [`encode`] with loops accelerated by closed forms of the given kind.
 pub(crate) fn encode_with(cfg: &Cfg, config: &Config, kind: ir::Acceleration) -> Cfg {
-    let encoded = if config.large_blocks { ir::large_block_encoding(cfg) } else { cfg.clone() };
+    let encoded = blocks(cfg, config);
     if config.accelerate {
         ir::accelerate(&encoded, kind)
     } else {
         encoded
+    }
+}
+
+/// `cfg` in large blocks if so configured.
+fn blocks(cfg: &Cfg, config: &Config) -> Cfg {
+    if config.large_blocks {
+        ir::large_block_encoding(cfg)
+    } else {
+        cfg.clone()
     }
 }
 
@@ -324,6 +333,9 @@ impl Share {
 pub enum Kind {
     /// Call-free after inlining.
     Flat,
+    /// Call-free, with a loop that only a non-linear closed form accelerates (whose deep bugs
+    /// only the engines that take such closed forms reach at once).
+    Polynomial,
     /// With recursion.
     Recursive,
     /// Starting threads.
@@ -331,21 +343,22 @@ pub enum Kind {
 }
 
 impl Kind {
-    const ALL: [Kind; 3] = [Kind::Flat, Kind::Recursive, Kind::Threads];
+    const ALL: [Kind; 4] = [Kind::Flat, Kind::Polynomial, Kind::Recursive, Kind::Threads];
 
     fn name(self) -> &'static str {
         match self {
             Kind::Flat => "flat",
+            Kind::Polynomial => "polynomial",
             Kind::Recursive => "recursive",
             Kind::Threads => "threads",
         }
     }
 
-    fn of(task: &Task) -> Kind {
-        match task.prepared {
-            Prepared::Flat(_) => Kind::Flat,
-            Prepared::Nested(_) => Kind::Recursive,
-            Prepared::Concurrent(_) => Kind::Threads,
+    fn fits(self, task: &Task, config: &Config) -> bool {
+        match (self, &task.prepared) {
+            (Kind::Flat, Prepared::Flat(_)) | (Kind::Recursive, Prepared::Nested(_)) | (Kind::Threads, Prepared::Concurrent(_)) => true,
+            (Kind::Polynomial, Prepared::Flat(cfg)) => config.accelerate && ir::has_polynomial_loop(&blocks(cfg, config)),
+            _ => false,
         }
     }
 }
@@ -372,7 +385,9 @@ impl fmt::Debug for Strategy {
 
 impl Default for Strategy {
     /// Symbolic execution for at most half a second (it decides a deterministic program, or
-    /// one with few paths, faster than any proof: two thirds of the regression corpora), the
+    /// one with few paths, faster than any proof: two thirds of the regression corpora), bounded
+    /// model checking for at most a second on programs with a loop that only a non-linear
+    /// closed form accelerates (trace abstraction does not take those closed forms), the
     /// array cell abstraction with a third of the time, Horn solving of the program with an
     /// eighth (at most 10 s: it proves what it proves within about a second on the corpora, and
     /// trace abstraction needs the rest), for programs with threads the abstract reachability
@@ -384,6 +399,11 @@ impl Default for Strategy {
                 engine: &crate::exec::Exec { finite: true },
                 share: Share { fraction: 0.05, max: Some(Duration::from_millis(500)) },
                 only: None,
+            },
+            Step {
+                engine: &crate::bmc::Bmc,
+                share: Share { fraction: 0.05, max: Some(Duration::from_secs(1)) },
+                only: Some(Kind::Polynomial),
             },
             Step { engine: &CellAbstraction, share: Share { fraction: 1.0 / 3.0, max: None }, only: None },
             Step { engine: &Horn, share: Share { fraction: 1.0 / 8.0, max: Some(Duration::from_secs(10)) }, only: None },
@@ -434,7 +454,7 @@ impl Strategy {
                 skipped.push(format!("{}: decides {question}", step.engine.name()));
                 continue;
             }
-            if let Some(kind) = step.only.filter(|&k| k != Kind::of(task)) {
+            if let Some(kind) = step.only.filter(|&k| !k.fits(task, config)) {
                 skipped.push(format!("{}: only for {} programs in this strategy", step.engine.name(), kind.name()));
                 continue;
             }
@@ -494,8 +514,8 @@ impl FromStr for Strategy {
 
     /// `NAME[@KIND][:PERCENT%[:MAXs]]` separated by commas:
     /// `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer`. An engine without a share gets
-    /// all the time left; one with a kind (`flat`, `recursive`, `threads`) runs only on
-    /// programs of that kind.
+    /// all the time left; one with a kind (`flat`, `polynomial`, `recursive`, `threads`) runs
+    /// only on programs of that kind.
     fn from_str(s: &str) -> Result<Strategy, String> {
         let names = || ENGINES.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ");
         let mut steps = vec![];
@@ -545,11 +565,12 @@ mod tests {
     #[test]
     fn the_default_strategy_reads_back() {
         let text = Strategy::default().to_string();
-        assert_eq!(text, "exec-finite:5%:0.5s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec");
+        assert_eq!(text, "exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec");
         let back: Strategy = text.parse().expect("parses");
         assert_eq!(back.to_string(), text);
         assert_eq!(back.0[0].share, Share { fraction: 0.05, max: Some(Duration::from_millis(500)) });
-        assert_eq!(back.0[2].share, Share { fraction: 0.125, max: Some(Duration::from_secs(10)) });
+        assert_eq!(back.0[1].only, Some(Kind::Polynomial));
+        assert_eq!(back.0[3].share, Share { fraction: 0.125, max: Some(Duration::from_secs(10)) });
     }
 
     #[test]

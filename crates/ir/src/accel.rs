@@ -54,6 +54,20 @@ pub enum Acceleration {
 /// the given kind.
 pub fn accelerate(cfg: &Cfg, kind: Acceleration) -> Cfg {
     let mut out = cfg.clone();
+    out.edges.extend(accelerated(cfg, kind));
+    out
+}
+
+/// Whether a self-loop path of `cfg` has a closed form that only [`Acceleration::Polynomial`]
+/// takes: a loop whose deep bugs only the engines that take non-linear closed forms reach at
+/// once.
+pub fn has_polynomial_loop(cfg: &Cfg) -> bool {
+    accelerated(cfg, Acceleration::Polynomial).len() > accelerated(cfg, Acceleration::Linear).len()
+}
+
+/// The accelerated self-loops of `cfg` with closed forms of the given kind.
+fn accelerated(cfg: &Cfg, kind: Acceleration) -> Vec<Edge> {
+    let mut out = vec![];
     for e in &cfg.edges {
         if e.src != e.dst || !matches!(e.label, Label::Stmt(_)) {
             continue;
@@ -61,7 +75,7 @@ pub fn accelerate(cfg: &Cfg, kind: Acceleration) -> Cfg {
         let k = Term::var(&format!("#k{}", e.src), Sort::Int);
         for path in paths(&e.as_block()).unwrap_or_else(|| vec![vec![e.stmt()]]) {
             for s in LoopPath::all(&Stmt::Seq(path).trans_formula()).iter().filter_map(|p| p.iterated(&k, kind)) {
-                out.edges.push(Edge::new(e.src, e.dst, Label::Stmt(s), e.pos.clone(), e.overapprox.clone()));
+                out.push(Edge::new(e.src, e.dst, Label::Stmt(s), e.pos.clone(), e.overapprox.clone()));
             }
         }
     }

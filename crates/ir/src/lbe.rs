@@ -11,8 +11,8 @@ use std::sync::Arc;
 /// Bound on `in × out` edges for removing a location (keeps the encoding from exploding).
 const MAX_PRODUCT: usize = 4;
 
-/// The large-block encoding of a CFG (call edges are left as they are). Locations are renumbered; unreachable ones
-/// are dropped.
+/// The large-block encoding of a CFG (call edges are left as they are). Locations are
+/// renumbered; unreachable ones are dropped.
 pub fn large_block_encoding(cfg: &Cfg) -> Cfg {
     encode(cfg, true, &Unrestricted)
 }

@@ -24,7 +24,7 @@ pub mod nested;
 pub mod por;
 pub mod threads;
 
-pub use accel::{accelerate, Acceleration};
+pub use accel::{accelerate, has_polynomial_loop, Acceleration};
 pub use cell_templates::cell_candidates;
 pub use cells::cell_abstraction;
 pub use inline::{prepare, PrepareError};

@@ -188,6 +188,8 @@ fn accelerated_translation_is_every_number_of_iterations() {
     let body = Stmt::Seq(vec![Stmt::Assume(and(&[lt(&x(), &int(10)), gt(&y(), &int(0))])), Stmt::Assign(vec![(x(), add(&[x(), int(3)]))])]);
     let cfg = ir::accelerate(&self_loop(body.clone()), Acceleration::Linear);
     assert_eq!(cfg.edges.len(), 2);
+    // linear closed forms are no polynomial loop
+    assert!(!ir::has_polynomial_loop(&self_loop(body.clone())));
     let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
     let (rel, [x0, y0, x1, y1]) = xy_relation(&accelerated.trans_formula());
     let n = Term::var("n", Sort::Int);
@@ -218,6 +220,7 @@ fn accelerated_sum_of_a_counter_is_every_number_of_iterations() {
         Stmt::Assign(vec![(y(), add(&[y(), x()]))]),
     ]);
     assert_eq!(ir::accelerate(&self_loop(body.clone()), Acceleration::Linear).edges.len(), 1);
+    assert!(ir::has_polynomial_loop(&self_loop(body.clone())));
     let cfg = ir::accelerate(&self_loop(body.clone()), Acceleration::Polynomial);
     assert_eq!(cfg.edges.len(), 2);
     let Label::Stmt(accelerated) = &cfg.edges[1].label else { panic!("a statement") };
@@ -246,6 +249,7 @@ fn only_loops_with_closed_forms_are_accelerated() {
     let non_linear_guard = Stmt::Seq(vec![Stmt::Assume(lt(&mul(&[x(), y()]), &int(10))), Stmt::Assign(vec![(x(), add(&[x(), int(1)]))])]);
     for body in [not_convex, doubling, non_linear_guard] {
         assert_eq!(ir::accelerate(&self_loop(body.clone()), Acceleration::Linear).edges.len(), 1, "{body:?}");
+        assert!(!ir::has_polynomial_loop(&self_loop(body.clone())), "{body:?}");
     }
     // a reset has the closed form `x = 0` from the first iteration on
     assert_eq!(ir::accelerate(&self_loop(Stmt::Assign(vec![(x(), int(0))])), Acceleration::Linear).edges.len(), 2);
