@@ -7,6 +7,10 @@
 # earlier OUT of this script) each run is compared with its namesake there.
 #
 #   scripts/regression-bench.sh BIN OUT [OLD] [-- VERIFIER OPTIONS]
+#
+# Build the BIN of an older commit (a worktree) with a target directory of its own: sharing
+# one with the checkout leaves crates whose unit hash did not change (bench) stale in the
+# checkout's next build.
 #   JOBS=2 (tasks in parallel), ONLY="ultimate sv" (only these corpora)
 set -uo pipefail
 BIN=$1 OUT=$2
