@@ -116,12 +116,17 @@ impl Expr {
         Expr { kind, ty, pos }
     }
 
-    /// Whether the value is known to be 0 or 1 (comparisons, `!`, `&&`, `||`, `_Bool`).
+    /// Whether the value is known to be 0 or 1 (comparisons, `!`, `&&`, `||`, `_Bool`, and
+    /// `&`, `|`, `^`, `?:` of such values).
     pub fn is_boolean(&self) -> bool {
         match &self.kind {
             ExprKind::Cmp(..) | ExprKind::Not(_) | ExprKind::LogAnd(..) | ExprKind::LogOr(..) => true,
             ExprKind::IntLit(v) => *v == BigInt::from(0) || *v == BigInt::from(1),
             ExprKind::Cast(e) => e.is_boolean() && self.ty.is_integer(),
+            ExprKind::Arith(ArithOp::And, a, b) => a.is_boolean() || b.is_boolean(),
+            ExprKind::Arith(ArithOp::Or | ArithOp::Xor, a, b) => a.is_boolean() && b.is_boolean(),
+            ExprKind::Cond(_, a, b) => a.is_boolean() && b.is_boolean() && self.ty.is_integer(),
+            ExprKind::Comma(_, b) => b.is_boolean() && self.ty.is_integer(),
             _ => matches!(self.ty, CType::Int(crate::types::IntKind::Bool)),
         }
     }

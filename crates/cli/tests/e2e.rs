@@ -177,6 +177,17 @@ fn bitwise_error_paths_are_rechecked_exactly() {
     assert!(r.stdout.contains("over-approximated"), "{}", r.stdout);
 }
 
+/// `&`, `|` and `^` of values that are 0 or 1 (comparisons, and such operators of them) are
+/// exact with integers: no over-approximation, no second run with bit-vectors.
+#[test]
+fn bitwise_operators_of_truth_values_are_exact_with_integers() {
+    let r = tracery(&["--timeout", "30", "--semantics", "integer"], &own("bitwise-conditions.c"));
+    assert_eq!(first_line(&r.stdout), "TRUE", "{}", r.stdout);
+    let r = tracery(&["--timeout", "30"], &own("bitwise-conditions-bug.c"));
+    assert_eq!(first_line(&r.stdout), "FALSE(unreach-call)", "{}", r.stdout);
+    assert!(r.stdout.contains("bitwise-conditions-bug.c:11:7") && !r.stdout.contains("semantics: bitvector"), "{}", r.stdout);
+}
+
 /// Under `--semantics bitvector` the bitwise operators are exact: tasks the integer semantics
 /// leaves UNKNOWN are proved, bugs are still found, and inputs read as C values. The default,
 /// `auto`, gets there by verifying again with bit-vectors, and says so.

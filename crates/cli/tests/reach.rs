@@ -118,3 +118,16 @@ fn symbolic_execution_runs_the_library_models_of_conversions() {
         assert_false_at("library-conversions-bug.c", &args, "unreach-call", "library-conversions-bug.c:13:5");
     }
 }
+
+#[test]
+fn constraint_problems_with_an_abort_after_each_check_are_one_block() {
+    // a satisfiable SAT instance of 100 variables and 600 input checks, each an `abort()` and
+    // each clause a `|` of `&`s of comparisons: the path to `reach_error` is one large block,
+    // decided exactly with integers, and its source steps come from the one trace check
+    let Some(f) = common::shared("sv/xcsp", "aim-100-1-6-sat-1.c") else { return };
+    for engine in ["automizer", "bmc"] {
+        let out = output(&f, &["--timeout", "60", "--data-model", "ilp32", "--semantics", "integer", "--engine", engine]);
+        assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("aim-100-1-6-sat-1.c:587:3"), "{engine}: {out}");
+        assert!(out.contains("condition false"), "{engine}: {out}");
+    }
+}

@@ -158,3 +158,12 @@ fn a_nonterminating_loop_is_shown_returning_to_its_state() {
     let integers = [&TERMINATION[..], &["--semantics", "integer"]].concat();
     assert!(output(&f, &integers).starts_with("TRUE\n"));
 }
+
+#[test]
+fn a_loop_with_a_fixed_point_is_nonterminating_before_ranking_templates() {
+    // thirty variables: every ranking template is tried in seconds per lasso, the fixed point
+    // `cond != 0` with every lock open is one query
+    let Some(f) = shared("sv/locks", "test_locks_14-2.c") else { return };
+    let out = output(&f, &["--property", "termination", "--data-model", "ilp32", "--timeout", "60", "--stats"]);
+    assert!(out.starts_with("FALSE(termination)\n") && out.contains("nontermination_arguments: 1"), "{out}");
+}

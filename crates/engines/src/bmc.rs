@@ -16,7 +16,7 @@ use crate::strategy::{on_automaton, Engine, Prepared, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use ir::{TransFormula, ViolationKind};
 use refine::ssa::{mentioned_vars, rename_step};
-use refine::{check_scoped_trace, TraceCheck};
+use refine::{check_scoped_trace_with_hints, TraceCheck};
 use smt::build::{and, eq, int, not, or};
 use smt::{SatResult, Solver, Sort, Term};
 use std::collections::{BTreeMap, BTreeSet};
@@ -178,15 +178,20 @@ fn errors_at(
             }
             SatResult::Sat => {}
         }
-        let asked: Vec<Term> = frames.iter().map(|f| f.letter.clone()).take(k).chain([frames[k].pc.clone()]).collect();
+        // the word, its target, and the values after each step (hints for the exact check)
+        let states = frames[1..].iter().flat_map(|f| f.vars.values().cloned());
+        let asked: Vec<Term> = frames.iter().map(|f| f.letter.clone()).take(k).chain([frames[k].pc.clone()]).chain(states).collect();
         let model = solver.model(&asked).ok()?;
         let value = |t: &Term| model.get(t).and_then(|v| v.as_int()).and_then(|v| usize::try_from(v).ok());
         let word: Option<Vec<usize>> = asked[..k].iter().map(value).collect();
         let (Some(word), Some(target)) = (word, value(&asked[k])) else { return Some(Verdict::unknown("bmc: the model has no word")) };
+        let hints: Vec<Vec<(Term, Term)>> =
+            frames[1..].iter().map(|f| f.vars.iter().filter_map(|(x, v)| Some((x.clone(), model.get(v)?.clone()))).collect()).collect();
+        let hints: Vec<&[(Term, Term)]> = hints.iter().map(Vec::as_slice).collect();
         stats.trace_checks += 1;
         let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
         checker.set_timeout_ms(config.exact_recheck_ms());
-        if let TraceCheck::Feasible(values) = check_scoped_trace(&trace, None, checker) {
+        if let TraceCheck::Feasible(values) = check_scoped_trace_with_hints(&trace, None, checker, &hints) {
             match cegar::counterexample(entry, a, &word, target, &values, checker, config) {
                 Verdict::Unknown(u) => {
                     unconfirmed.get_or_insert(u);

@@ -185,6 +185,10 @@ impl Run<'_> {
         }
     }
 
+    /// The limit of each query of the periodic nontermination arguments tried before ranking
+    /// functions (a later, full search asks them again with the whole query limit).
+    const PERIODIC_FIRST_MS: u64 = 1000;
+
     /// Refines with an infeasible part of the lasso, or looks for a ranking function, or a
     /// nontermination argument. `learnt` automata exist so far (for fresh cache keys).
     fn analyse(&mut self, lasso: &Lasso, learnt: usize, stats: &mut Stats) -> Analysis {
@@ -200,8 +204,10 @@ impl Run<'_> {
             deadline: self.config.deadline,
             ..lasso::Settings::with_families(&self.config.ranking_families)
         };
-        // cheap arguments first: quick linear ranking problems, a loop that cannot run twice,
-        // then nontermination, then the linear ranking problems that choose where each
+        // cheap arguments first: a fixed point or two-state cycle of the loop (no ranking
+        // function exists then; a loop of thirty variables spends seconds on the templates
+        // before the geometric search), quick linear ranking problems, a loop that cannot run
+        // twice, then nontermination, then the linear ranking problems that choose where each
         // supporting invariant is a premise, then the non-linear ones that can take the whole
         // time limit. A loop that passes its honda several times first gets a ranking function
         // that decreases in each of its rounds (its certificate can save at every visit). A
@@ -213,6 +219,15 @@ impl Run<'_> {
         if rounds.len() > 1 {
             let each: Vec<TransFormula> = rounds.iter().map(|r| self.program.composed(r)).collect();
             ranking_problems.insert(0, (rounds, lasso::Lasso { stem: l.stem.clone(), looped: TransFormula::choice(&each) }));
+        }
+        let overapprox = self.program.overapprox(&whole);
+        if overapprox.is_none() {
+            let quick = lasso::Settings { timeout_ms: settings.timeout_ms.min(Self::PERIODIC_FIRST_MS), ..settings.clone() };
+            if let Some(found) =
+                self.nonterminating(lasso, timed(&mut stats.time_lasso_ms, || lasso::periodic_nontermination(&l, &quick)), stats)
+            {
+                return found;
+            }
         }
         let mut not_generalized = None;
         for (rounds, problem) in &ranking_problems {
@@ -226,21 +241,10 @@ impl Run<'_> {
         if let Some(found) = self.refined_if_infeasible(&twice, lasso, stats) {
             return found;
         }
-        let overapprox = self.program.overapprox(&whole);
         if overapprox.is_none() {
-            let argument = timed(&mut stats.time_lasso_ms, || lasso::nontermination(&l, &settings));
-            match argument {
-                Ok(Some(arg)) => {
-                    return match self.counterexample(lasso, &arg) {
-                        Some(c) => {
-                            stats.nontermination_arguments += 1;
-                            Analysis::Nonterminating(Box::new(c))
-                        }
-                        None => Analysis::Unknown("a nontermination argument whose path could not be confirmed".into()),
-                    }
-                }
-                Ok(None) => {}
-                Err(e) => tracing::debug!("no nontermination argument: {e}"),
+            if let Some(found) = self.nonterminating(lasso, timed(&mut stats.time_lasso_ms, || lasso::nontermination(&l, &settings)), stats)
+            {
+                return found;
             }
         }
         for (stage, (rounds, problem)) in
@@ -256,6 +260,29 @@ impl Run<'_> {
             Some(why) => format!("no ranking function for a lasso whose statements over-approximate ({why})"),
             None => format!("no ranking function and no nontermination argument for the lasso at {}", self.honda_pos(lasso)),
         }))
+    }
+
+    /// The answer a nontermination argument of the lasso gives, if one was found.
+    fn nonterminating(
+        &mut self,
+        lasso: &Lasso,
+        argument: Result<Option<lasso::NonterminationArgument>, lasso::LassoError>,
+        stats: &mut Stats,
+    ) -> Option<Analysis> {
+        match argument {
+            Ok(Some(arg)) => Some(match self.counterexample(lasso, &arg) {
+                Some(c) => {
+                    stats.nontermination_arguments += 1;
+                    Analysis::Nonterminating(Box::new(c))
+                }
+                None => Analysis::Unknown("a nontermination argument whose path could not be confirmed".into()),
+            }),
+            Ok(None) => None,
+            Err(e) => {
+                tracing::debug!("no nontermination argument: {e}");
+                None
+            }
+        }
     }
 
     /// The automata that remove the lasso if `word`, a finite part of it, is infeasible (those

@@ -228,7 +228,8 @@ pub(crate) fn run(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut
 
 /// The counterexample of a feasible error word, as source steps where the solver resolves the
 /// large blocks (UNKNOWN if the word passes an over-approximation that the exact statements do
-/// not confirm).
+/// not confirm). The values of `model`, the word's trace check, are the hints of those checks:
+/// a block of a thousand constraints is solved once, not again for its source steps.
 pub(crate) fn counterexample(
     entry: &str,
     a: &dyn Abstraction,
@@ -238,7 +239,9 @@ pub(crate) fn counterexample(
     solver: &mut dyn Solver,
     config: &Config,
 ) -> Verdict {
-    counterexample_with_hints(entry, a, word, target, model, &[], solver, config)
+    let hints: Vec<Vec<(Term, Term)>> =
+        model.states.iter().skip(1).map(|values| values.iter().map(|(x, v)| (x.clone(), v.clone())).collect()).collect();
+    counterexample_with_hints(entry, a, word, target, model, &hints, solver, config)
 }
 
 /// Values that variables hold after each letter of a word (`hints[i]`: after letter `i`), as a

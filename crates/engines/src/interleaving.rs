@@ -37,13 +37,13 @@ impl<'a> Interleaved<'a> {
             false => t.cfg.clone(),
         };
         let encoded: Vec<Cfg> = tp.threads.iter().map(encode).collect();
-        let product = product(tp, &encoded, matches!(config.por, Por::Persistent | Por::Both)).map_err(unbuilt)?;
+        let product = product(tp, &encoded, matches!(config.por, Por::Persistent | Por::Both), config.deadline).map_err(unbuilt)?;
         let full = product.cfg.locs.len();
         let product = match config.por {
             Por::None | Por::Persistent => product,
             Por::Sleep | Por::Both => {
                 let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
-                ir::por::sleep_set_reduction(&product, &templates).map_err(unbuilt)?
+                ir::por::sleep_set_reduction(&product, &templates, config.deadline).map_err(unbuilt)?
             }
         };
         tracing::debug!(product = full, reduced = product.cfg.locs.len(), edges = product.cfg.edges.len(), "partial-order reduction");

@@ -52,19 +52,32 @@ pub trait Engine: Sync {
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>);
 }
 
-/// The CFG the engines explore: large blocks and loops accelerated by linear closed forms, as
-/// configured.
+/// The CFG the engines that search paths explore: without its dead ends
+/// ([`ir::without_dead_ends`]), in large blocks and with loops accelerated by linear closed
+/// forms, as configured.
 pub(crate) fn encode(cfg: &Cfg, config: &Config) -> Cfg {
     encode_with(cfg, config, ir::Acceleration::Linear)
 }
 
 /// [`encode`] with loops accelerated by closed forms of the given kind.
 pub(crate) fn encode_with(cfg: &Cfg, config: &Config, kind: ir::Acceleration) -> Cfg {
-    let encoded = blocks(cfg, config);
+    accelerated(blocks(&ir::without_dead_ends(cfg), config), config, kind)
+}
+
+/// The CFG whose Horn clauses `cells` and `horn` solve: [`encode`] with the edges into dead ends
+/// kept. Their clauses constrain nothing, but Spacer's search depends on the clause set: without
+/// them it lost a proof it finds in a second (an `abort()` in an array loop, sv's
+/// `array_init_nondet_vars`).
+fn horn_encoding(cfg: &Cfg, config: &Config) -> Cfg {
+    accelerated(blocks(cfg, config), config, ir::Acceleration::Linear)
+}
+
+/// `cfg` with loops accelerated by closed forms of the given kind, if so configured.
+fn accelerated(cfg: Cfg, config: &Config, kind: ir::Acceleration) -> Cfg {
     if config.accelerate {
-        ir::accelerate(&encoded, kind)
+        ir::accelerate(&cfg, kind)
     } else {
-        encoded
+        cfg
     }
 }
 
@@ -185,7 +198,7 @@ impl Engine for CellAbstraction {
         let Some(cells) = flat(task).and_then(ir::cell_abstraction) else {
             return (Verdict::unknown("cells: no integer-indexed array"), None);
         };
-        let encoded = encode(&cells, config);
+        let encoded = horn_encoding(&cells, config);
         let horn_limit = time_left(config).map_or(Self::HORN_LIMIT, |l| l.min(Self::HORN_LIMIT));
         let proof = horn_proof(task.entry, &encoded, horn_limit, config).or_else(|| {
             let proof = houdini_proof(task.entry, &encoded, &ir::cell_candidates(&cells), config.deadline, config);
@@ -220,7 +233,7 @@ impl Engine for Horn {
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
         let Some(cfg) = flat(task) else { return (Verdict::unknown("horn: not applicable"), None) };
         let limit = time_left(config).unwrap_or(Share::NO_DEADLINE);
-        let proof = horn_proof(task.entry, &encode(cfg, config), limit, config);
+        let proof = horn_proof(task.entry, &horn_encoding(cfg, config), limit, config);
         stats.horn_proof = proof.is_some();
         proved(proof, "horn: no model of the Horn clauses")
     }
@@ -357,7 +370,9 @@ impl Kind {
     fn fits(self, task: &Task, config: &Config) -> bool {
         match (self, &task.prepared) {
             (Kind::Flat, Prepared::Flat(_)) | (Kind::Recursive, Prepared::Nested(_)) | (Kind::Threads, Prepared::Concurrent(_)) => true,
-            (Kind::Polynomial, Prepared::Flat(cfg)) => config.accelerate && ir::has_polynomial_loop(&blocks(cfg, config)),
+            (Kind::Polynomial, Prepared::Flat(cfg)) => {
+                config.accelerate && ir::has_polynomial_loop(&blocks(&ir::without_dead_ends(cfg), config))
+            }
             _ => false,
         }
     }

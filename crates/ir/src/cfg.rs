@@ -388,6 +388,25 @@ impl Cfg {
         inc
     }
 
+    /// Which locations can reach one of `targets` (the targets included).
+    pub fn reaching(&self, targets: Vec<LocId>) -> Vec<bool> {
+        let preds = self.predecessors();
+        let mut live = vec![false; self.locs.len()];
+        for &l in &targets {
+            live[l] = true;
+        }
+        let mut stack = targets;
+        while let Some(l) = stack.pop() {
+            for &e in &preds[l] {
+                let src = self.edges[e].src;
+                if !std::mem::replace(&mut live[src], true) {
+                    stack.push(src);
+                }
+            }
+        }
+        live
+    }
+
     /// The locations that are targets of a back edge (depth-first from the entry).
     pub fn loop_heads(&self) -> Vec<LocId> {
         let mut heads = vec![false; self.locs.len()];

@@ -231,11 +231,20 @@ impl Graph {
     }
 }
 
+/// The over-approximation reasons of two parts of a block, each reason once.
 fn join_reasons(a: &Option<String>, b: &Option<String>) -> Option<String> {
     match (a, b) {
-        (Some(x), Some(y)) if x != y => Some(format!("{x}; {y}")),
-        (Some(x), _) | (_, Some(x)) => Some(x.clone()),
-        _ => None,
+        (Some(x), Some(y)) => {
+            let mut reasons: Vec<&str> = x.split("; ").collect();
+            for r in y.split("; ") {
+                if !reasons.contains(&r) {
+                    reasons.push(r);
+                }
+            }
+            Some(reasons.join("; "))
+        }
+        (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+        (None, None) => None,
     }
 }
 

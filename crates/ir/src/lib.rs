@@ -30,5 +30,5 @@ pub use cells::cell_abstraction;
 pub use inline::{prepare, PrepareError};
 pub use lbe::{large_block_encoding, sequential_block_encoding, thread_block_encoding};
 pub use nested::{prepare_nested, NestedProgram, ReturnLetter};
-pub use slice::{slice, SliceSize};
+pub use slice::{slice, without_dead_ends, SliceSize};
 pub use threads::{prepare_threads, ThreadProgram};

@@ -12,9 +12,11 @@
 use crate::cfg::{Cfg, Edge, Label, LocId, ThreadOp};
 use crate::stmt::Stmt;
 use crate::threads::{Move, MoveKind, Product, ProductError, ThreadProgram, MAX_PRODUCT_LOCS};
+use rustc_hash::FxHashMap;
 use smt::build::{and, not, tt};
 use smt::Term;
 use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::time::Instant;
 
 /// What a move touches, for deciding independence.
 struct Footprint {
@@ -47,7 +49,7 @@ fn independent(a: &Move, fa: &Footprint, b: &Move, fb: &Footprint, same_template
 }
 
 /// The sleep-set reduction of `p` (`templates[t]`: the procedure thread `t` runs).
-pub fn sleep_set_reduction(p: &Product, templates: &[&str]) -> Result<Product, ProductError> {
+pub fn sleep_set_reduction(p: &Product, templates: &[&str], deadline: Option<Instant>) -> Result<Product, ProductError> {
     // the letters: the distinct moves, in their order, with their footprints
     let mut letters: Vec<Move> = p.moves.clone();
     letters.sort();
@@ -58,7 +60,7 @@ pub fn sleep_set_reduction(p: &Product, templates: &[&str]) -> Result<Product, P
         prints[id[m]].get_or_insert_with(|| Footprint::of(e));
     }
     let same_template = |j: usize, k: usize| templates[j] == templates[k];
-    let mut cache: HashMap<(usize, usize), bool> = HashMap::new();
+    let mut cache: FxHashMap<(usize, usize), bool> = FxHashMap::default();
     let mut indep = |a: usize, b: usize| {
         *cache.entry((a.min(b), a.max(b))).or_insert_with(|| match (&prints[a], &prints[b]) {
             (Some(fa), Some(fb)) => independent(&letters[a], fa, &letters[b], fb, &same_template),
@@ -69,7 +71,7 @@ pub fn sleep_set_reduction(p: &Product, templates: &[&str]) -> Result<Product, P
     let mut out = Cfg::default();
     let mut moves = vec![];
     let mut states = vec![];
-    let mut index: HashMap<(LocId, Vec<usize>), LocId> = HashMap::new();
+    let mut index: FxHashMap<(LocId, Vec<usize>), LocId> = FxHashMap::default();
     let mut queue = VecDeque::new();
     let mut intern =
         |q: LocId, sleep: Vec<usize>, out: &mut Cfg, queue: &mut VecDeque<(LocId, Vec<usize>, LocId)>| -> Result<LocId, ProductError> {
@@ -78,6 +80,9 @@ pub fn sleep_set_reduction(p: &Product, templates: &[&str]) -> Result<Product, P
             }
             if out.locs.len() >= MAX_PRODUCT_LOCS {
                 return Err(ProductError::TooLarge { reduced: true });
+            }
+            if crate::threads::past(deadline) {
+                return Err(ProductError::OutOfTime);
             }
             out.locs.push(p.cfg.locs[q].clone());
             states.push(p.states[q].clone());

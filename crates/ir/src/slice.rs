@@ -35,7 +35,7 @@ pub fn slice(cfg: &Cfg) -> (Cfg, SliceSize) {
     if cfg.edges.iter().any(|e| !matches!(e.label, Label::Stmt(_))) {
         return (cfg.clone(), SliceSize { statements: (before.0, before.0), edges: (before.1, before.1) });
     }
-    let live = reaching_an_error_or_the_exit(cfg);
+    let live = cfg.reaching([cfg.error_locs(), vec![cfg.exit]].concat());
     let relevant = relevant_vars(cfg.edges.iter().filter(|e| live[e.dst]).map(stmt_of));
     let mut out = Cfg { locs: cfg.locs.clone(), edges: vec![], entry: cfg.entry, exit: cfg.exit };
     for e in cfg.edges.iter().filter(|e| live[e.src]) {
@@ -55,32 +55,27 @@ pub fn slice(cfg: &Cfg) -> (Cfg, SliceSize) {
     (out, SliceSize { statements: (before.0, after.0), edges: (before.1, after.1) })
 }
 
+/// `cfg` without the statement edges into its dead ends: locations from which no error
+/// location, the exit, a call or a thread operation (whose callee or thread may reach an error)
+/// can be reached. No execution that enters one reaches an error, so the engines that search
+/// paths drop them; [`slice`] keeps them for the report, where a branch shows its direction.
+/// Large blocks need them gone: otherwise the `abort()` after each of a thousand input checks
+/// gives each check's block the whole path before it.
+pub fn without_dead_ends(cfg: &Cfg) -> Cfg {
+    let mut targets = cfg.error_locs();
+    targets.push(cfg.exit);
+    targets.extend(cfg.edges.iter().filter(|e| !matches!(e.label, Label::Stmt(_))).map(|e| e.src));
+    let live = cfg.reaching(targets);
+    let mut pruned = cfg.clone();
+    pruned.edges.retain(|e| live[e.dst] || !matches!(e.label, Label::Stmt(_)));
+    pruned
+}
+
 fn stmt_of(e: &Edge) -> &Stmt {
     match &e.label {
         Label::Stmt(s) => s,
         Label::Call(_) | Label::Thread(_) => unreachable!("slice only takes call-free CFGs"),
     }
-}
-
-/// Which locations can reach an error location or the exit.
-fn reaching_an_error_or_the_exit(cfg: &Cfg) -> Vec<bool> {
-    let preds = cfg.predecessors();
-    let mut live = vec![false; cfg.locs.len()];
-    let mut stack = cfg.error_locs();
-    stack.push(cfg.exit);
-    for &l in &stack {
-        live[l] = true;
-    }
-    while let Some(l) = stack.pop() {
-        for &e in &preds[l] {
-            let src = cfg.edges[e].src;
-            if !live[src] {
-                live[src] = true;
-                stack.push(src);
-            }
-        }
-    }
-    live
 }
 
 /// The variables the conditions of `stmts` depend on: those the assumes read, closed under

@@ -13,10 +13,12 @@
 use crate::cfg::{Cfg, Edge, Label, LocId, Procedure, Program, ThreadOp, Violation, ViolationKind};
 use crate::inline::{prepare, subst_stmt, PrepareError};
 use crate::stmt::Stmt;
+use rustc_hash::FxHashMap;
 use smt::build::{and, eq, or, tt};
 use smt::subst::{free_vars, substitute};
 use smt::{Op, Sort, Term};
 use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::time::Instant;
 
 /// One thread instance: the entry procedure's (number 0) or an instance of a template.
 #[derive(Clone, Debug)]
@@ -197,6 +199,8 @@ pub enum ProductError {
     TooLarge { reduced: bool },
     /// A statement the product cannot interleave.
     Unsupported(String),
+    /// The deadline passed before the product was complete.
+    OutOfTime,
 }
 
 impl From<&String> for ProductError {
@@ -211,6 +215,7 @@ impl std::fmt::Display for ProductError {
             ProductError::TooLarge { reduced: false } => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states"),
             ProductError::TooLarge { reduced: true } => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states after the reduction"),
             ProductError::Unsupported(why) => f.write_str(why),
+            ProductError::OutOfTime => f.write_str("timeout while building the interleavings"),
         }
     }
 }
@@ -264,9 +269,10 @@ struct State {
 struct Explorer<'a> {
     cfgs: &'a [Cfg],
     cfg: Cfg,
-    index: HashMap<State, LocId>,
+    index: FxHashMap<State, LocId>,
     states: Vec<Vec<Option<LocId>>>,
     queue: VecDeque<State>,
+    deadline: Option<Instant>,
 }
 
 impl Explorer<'_> {
@@ -277,6 +283,9 @@ impl Explorer<'_> {
         }
         if self.cfg.locs.len() >= MAX_PRODUCT_LOCS {
             return Err(ProductError::TooLarge { reduced: false });
+        }
+        if past(self.deadline) {
+            return Err(ProductError::OutOfTime);
         }
         let cfgs = self.cfgs;
         let violation = s.locs.iter().enumerate().find_map(|(t, l)| l.and_then(|l| cfgs[t].locs[l].error.clone()));
@@ -293,13 +302,20 @@ impl Explorer<'_> {
     }
 }
 
+/// Whether `deadline` has passed (checked as each state of a product is added: a product of a
+/// hundred thousand states takes seconds).
+pub(crate) fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
 /// The product of the threads, whose CFGs are `cfgs` (each thread's CFG encoded, with the
-/// thread's locations), explored from the entry's thread alone; with `persistent`, only the
-/// moves of a persistent set where one exists ([`crate::por::Persistent`]).
-pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool) -> Result<Product, ProductError> {
+/// thread's locations), explored from the entry's thread alone before `deadline`; with
+/// `persistent`, only the moves of a persistent set where one exists
+/// ([`crate::por::Persistent`]).
+pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool, deadline: Option<Instant>) -> Result<Product, ProductError> {
     let succ: Vec<Vec<Vec<usize>>> = cfgs.iter().map(|c| c.successors()).collect();
     let persistent = persistent.then(|| crate::por::Persistent::new(tp, cfgs));
-    let mut x = Explorer { cfgs, cfg: Cfg::default(), index: HashMap::new(), states: vec![], queue: VecDeque::new() };
+    let mut x = Explorer { cfgs, cfg: Cfg::default(), index: FxHashMap::default(), states: vec![], queue: VecDeque::new(), deadline };
     let mut moves = vec![];
     let mut limit_loc = None;
     let access = race_accesses(tp, cfgs);

@@ -129,6 +129,41 @@ fn a_long_chain_of_statements_is_one_block() {
     assert!(equivalent(&rel, &and(&[eq(&x1, &add(&[x0, int(2001)])), eq(&y1, &y0)])), "{rel}");
 }
 
+#[test]
+fn statements_into_dead_ends_leave_the_blocks() {
+    // L0 -[x > 0]-> L1 -[x > 1]-> ... -> L2000 -> exit, each Li -[x <= i]-> Di (a dead end,
+    // as after `abort()`), and L2000 -[x < 0]-> error
+    let mut cfg = Cfg::default();
+    let locs: Vec<usize> = (0..2001).map(|i| cfg.add_loc(format!("L{i}"), None)).collect();
+    cfg.entry = locs[0];
+    cfg.exit = cfg.add_loc("exit", None);
+    let error = cfg.add_error_loc(Violation { kind: ViolationKind::Assert, pos: None });
+    for (i, w) in locs.windows(2).enumerate() {
+        let dead = cfg.add_loc(format!("D{i}"), None);
+        cfg.add_stmt(w[0], w[1], Stmt::Assume(gt(&x(), &int(i as i64))), None);
+        cfg.add_stmt(w[0], dead, Stmt::Assume(le(&x(), &int(i as i64))), None);
+    }
+    cfg.add_stmt(locs[2000], cfg.exit, Stmt::Assume(ge(&x(), &int(0))), None);
+    cfg.add_stmt(locs[2000], error, Stmt::Assume(lt(&x(), &int(0))), None);
+    let pruned = ir::without_dead_ends(&cfg);
+    assert_eq!((pruned.locs.len(), pruned.edges.len()), (cfg.locs.len(), 2002));
+    let lbe = ir::large_block_encoding(&pruned);
+    assert_eq!((lbe.locs.len(), lbe.edges.len()), (3, 2));
+    let to = |l: usize| lbe.edges.iter().find(|e| lbe.locs[e.dst].name == cfg.locs[l].name).unwrap();
+    let (rel, [x0, y0, x1, y1]) = xy_relation(to(cfg.exit).trans_formula());
+    assert!(equivalent(&rel, &and(&[gt(&x0, &int(1999)), eq(&x1, &x0), eq(&y1, &y0)])), "{rel}");
+    let (rel, _) = xy_relation(to(error).trans_formula());
+    assert!(equivalent(&rel, &bool_lit(false)), "{rel}");
+    // a dead end that a call leaves stays: the callee may reach an error
+    let mut called = Cfg::default();
+    let (a, b, d) = (called.add_loc("a", None), called.add_loc("b", None), called.add_loc("d", None));
+    (called.entry, called.exit) = (a, called.add_loc("exit", None));
+    called.add_stmt(a, b, Stmt::Assume(gt(&x(), &int(0))), None);
+    called.add_edge(Edge::new(b, d, Label::Call(Call { callee: "p".into(), args: vec![], rets: vec![] }), None, None));
+    called.add_stmt(a, called.exit, Stmt::Assume(le(&x(), &int(0))), None);
+    assert_eq!(ir::without_dead_ends(&called).edges.len(), 3);
+}
+
 fn proc_with(name: &str, params: Vec<Term>, rets: Vec<Term>, body: Option<Cfg>) -> Procedure {
     Procedure { name: name.into(), params, rets, locals: vec![], modifies: vec![], requires: vec![], ensures: vec![], body, pos: None }
 }

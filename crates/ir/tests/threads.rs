@@ -145,7 +145,7 @@ fn the_product_interleaves_the_instances_and_marks_a_fork_beyond_them() {
     let tp = ir::prepare_threads(&forking(2), "main", 2).expect("prepared").expect("threads");
     assert_eq!(tp.threads.len(), 3);
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let prod = product(&tp, &cfgs, false).expect("product");
+    let prod = product(&tp, &cfgs, false, None).expect("product");
     assert!(prod.cfg.locs.iter().all(|l| l.error.is_none()), "two instances suffice for two forks");
     // both increments in either order: the final state (every thread at its exit) is reached
     // by two paths
@@ -153,9 +153,14 @@ fn the_product_interleaves_the_instances_and_marks_a_fork_beyond_them() {
     assert_eq!(ends, 1);
     let tp = ir::prepare_threads(&forking(3), "main", 2).expect("prepared").expect("threads");
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let prod = product(&tp, &cfgs, false).expect("product");
+    let prod = product(&tp, &cfgs, false, None).expect("product");
     let limits = prod.cfg.locs.iter().filter(|l| l.error.as_ref().is_some_and(|v| v.kind == ViolationKind::ThreadLimit)).count();
     assert_eq!(limits, 1, "the third fork finds no free instance");
+    // past its deadline, neither the product nor its reduction is built
+    let past = Some(std::time::Instant::now());
+    assert!(matches!(product(&tp, &cfgs, false, past), Err(ir::threads::ProductError::OutOfTime)));
+    let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
+    assert!(matches!(ir::por::sleep_set_reduction(&prod, &templates, past), Err(ir::threads::ProductError::OutOfTime)));
 }
 
 #[test]
@@ -204,14 +209,14 @@ fn reductions_keep_every_state_and_explore_less() {
     let tp = ir::prepare_threads(&independent_writers(), "main", 1).expect("prepared").expect("threads");
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
     let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
-    let full = product(&tp, &cfgs, false).expect("product");
+    let full = product(&tp, &cfgs, false, None).expect("product");
     let states = |p: &ir::threads::Product| p.states.iter().cloned().collect::<BTreeSet<_>>();
     // sleep sets: every product state, fewer transitions (the writers commute)
-    let sleep = ir::por::sleep_set_reduction(&full, &templates).expect("reduced");
+    let sleep = ir::por::sleep_set_reduction(&full, &templates, None).expect("reduced");
     assert_eq!(states(&sleep), states(&full));
     assert!(sleep.cfg.edges.len() < full.cfg.edges.len(), "{} < {}", sleep.cfg.edges.len(), full.cfg.edges.len());
     // persistent sets: fewer states, the final one among them
-    let persistent = product(&tp, &cfgs, true).expect("product");
+    let persistent = product(&tp, &cfgs, true, None).expect("product");
     assert!(persistent.cfg.locs.len() < full.cfg.locs.len());
     let end: Vec<Option<usize>> = cfgs.iter().map(|c| Some(c.exit)).collect();
     assert!(states(&persistent).contains(&end) && states(&full).contains(&end));

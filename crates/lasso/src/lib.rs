@@ -257,6 +257,12 @@ pub fn nontermination(lasso: &Lasso, settings: &Settings) -> Result<Option<Nonte
     nontermination_with_stats(lasso, settings, &mut Stats::default())
 }
 
+/// A nontermination argument that is a fixed point or a cycle of two states of the loop (two
+/// queries: the cheap part of [`nontermination`]), or `None`.
+pub fn periodic_nontermination(lasso: &Lasso, settings: &Settings) -> Result<Option<NonterminationArgument>, LassoError> {
+    nontermination::periodic(lasso, settings, &mut Stats::default())
+}
+
 /// [`nontermination`], counting into `stats`.
 pub fn nontermination_with_stats(
     lasso: &Lasso,

@@ -40,16 +40,10 @@ const MAX_DIRECTIONS: usize = 3;
 const MAX_SHAPE_QUERIES: usize = 200;
 
 pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> Result<Option<NonterminationArgument>, LassoError> {
-    let rel = Relation::new(&lasso.stem, &lasso.looped)?;
-    if rel.stem.has_quantifier() || rel.looped.has_quantifier() {
-        stats.note = Some("quantifiers in the lasso".into());
-        return Ok(None);
-    }
+    let Some(rel) = relation(lasso, stats)? else { return Ok(None) };
     let mut oracle = Oracle::new(settings.timeout_ms, settings.deadline, stats);
-    for period in [1, 2] {
-        if let Some(arg) = cycle(&rel, period, &mut oracle) {
-            return Ok(Some(arg));
-        }
+    if let Some(arg) = cycles(&rel, &mut oracle) {
+        return Ok(Some(arg));
     }
     let plain = |s: &Sort| matches!(s, Sort::Int | Sort::Real | Sort::Bool);
     let others = rel.loop_aux.keys().chain(&rel.consts);
@@ -62,6 +56,28 @@ pub(crate) fn search(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> R
     }
     let found = rays(&rel, settings, &mut oracle, &mut |arg, oracle| check(&rel, arg, &[], &|_| HashMap::new(), oracle));
     Ok(found.map(|arg| arg.into_argument(&|x| x, &|a| rel.loop_aux.get(a).cloned())))
+}
+
+/// A fixed point or a cycle of two states of the lasso's loop that its stem reaches: two
+/// queries, the cheap part of [`search`].
+pub(crate) fn periodic(lasso: &Lasso, settings: &Settings, stats: &mut Stats) -> Result<Option<NonterminationArgument>, LassoError> {
+    let Some(rel) = relation(lasso, stats)? else { return Ok(None) };
+    Ok(cycles(&rel, &mut Oracle::new(settings.timeout_ms, settings.deadline, stats)))
+}
+
+/// The relation of a lasso without quantifiers (`None`, noted, for one with).
+fn relation(lasso: &Lasso, stats: &mut Stats) -> Result<Option<Relation>, LassoError> {
+    let rel = Relation::new(&lasso.stem, &lasso.looped)?;
+    if rel.stem.has_quantifier() || rel.looped.has_quantifier() {
+        stats.note = Some("quantifiers in the lasso".into());
+        return Ok(None);
+    }
+    Ok(Some(rel))
+}
+
+/// A fixed point, else a cycle of two states.
+fn cycles(rel: &Relation, oracle: &mut Oracle) -> Option<NonterminationArgument> {
+    [1, 2].into_iter().find_map(|period| cycle(rel, period, oracle))
 }
 
 /// The first geometric argument of the search (see the module documentation) that `accept`s.
