@@ -64,11 +64,12 @@ pub(crate) fn encode_with(cfg: &Cfg, config: &Config, kind: ir::Acceleration) ->
     accelerated(blocks(&ir::without_dead_ends(cfg), config), config, kind)
 }
 
-/// The CFG whose Horn clauses `cells` and `horn` solve: [`encode`] with the edges into dead ends
-/// kept. Their clauses constrain nothing, but Spacer's search depends on the clause set: without
-/// them it lost a proof it finds in a second (an `abort()` in an array loop, sv's
-/// `array_init_nondet_vars`).
-fn horn_encoding(cfg: &Cfg, config: &Config) -> Cfg {
+/// The CFG of the array cell abstraction whose Horn clauses `cells` solves: [`encode`] with the
+/// edges into dead ends kept. Their clauses constrain nothing, but Spacer's search depends on
+/// the clause set: without them it lost a proof it finds in a second (an `abort()` in an array
+/// loop, sv's `array_init_nondet_vars`). (`horn` takes [`encode`]'s CFG: with the dead ends, a
+/// thousand input checks made its encoding alone take longer than its share.)
+fn cells_encoding(cfg: &Cfg, config: &Config) -> Cfg {
     accelerated(blocks(cfg, config), config, ir::Acceleration::Linear)
 }
 
@@ -198,7 +199,7 @@ impl Engine for CellAbstraction {
         let Some(cells) = flat(task).and_then(ir::cell_abstraction) else {
             return (Verdict::unknown("cells: no integer-indexed array"), None);
         };
-        let encoded = horn_encoding(&cells, config);
+        let encoded = cells_encoding(&cells, config);
         let horn_limit = time_left(config).map_or(Self::HORN_LIMIT, |l| l.min(Self::HORN_LIMIT));
         let proof = horn_proof(task.entry, &encoded, horn_limit, config).or_else(|| {
             let proof = houdini_proof(task.entry, &encoded, &ir::cell_candidates(&cells), config.deadline, config);
@@ -233,7 +234,7 @@ impl Engine for Horn {
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
         let Some(cfg) = flat(task) else { return (Verdict::unknown("horn: not applicable"), None) };
         let limit = time_left(config).unwrap_or(Share::NO_DEADLINE);
-        let proof = horn_proof(task.entry, &horn_encoding(cfg, config), limit, config);
+        let proof = horn_proof(task.entry, &encode(cfg, config), limit, config);
         stats.horn_proof = proof.is_some();
         proved(proof, "horn: no model of the Horn clauses")
     }
