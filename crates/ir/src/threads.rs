@@ -215,7 +215,7 @@ impl std::fmt::Display for ProductError {
             ProductError::TooLarge { reduced: false } => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states"),
             ProductError::TooLarge { reduced: true } => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states after the reduction"),
             ProductError::Unsupported(why) => f.write_str(why),
-            ProductError::OutOfTime => f.write_str("timeout while building the interleavings"),
+            ProductError::OutOfTime => f.write_str("timeout before they were all built"),
         }
     }
 }
