@@ -96,6 +96,14 @@ fn nondet_type(suffix: &str) -> Option<CType> {
     })
 }
 
+/// Whether SV-COMP fixes the meaning of the function `name`, so that a program's own
+/// definition of it is not followed: the input functions, `__VERIFIER_assume`, the error
+/// functions and the ends of an execution.
+pub(crate) fn has_fixed_meaning(name: &str) -> bool {
+    matches!(name, "__VERIFIER_assume" | "__VERIFIER_error" | "reach_error" | "abort" | "exit")
+        || name.strip_prefix("__VERIFIER_nondet_").is_some_and(|s| nondet_type(s).is_some())
+}
+
 impl Fx<'_> {
     /// Marks the last edge as the value of the input function `function`, of type `ty`.
     fn mark_input(&mut self, function: &str, ty: ValueType) {
@@ -154,12 +162,19 @@ impl Fx<'_> {
                 self.assertion(&c, ViolationKind::LoopInvariant, pos);
                 return Ok(Val::Void);
             }
+            crate::main_args::OBJECT => {
+                let [size] = args else { return Err(CError::syntax(pos, format!("`{name}` expects one argument"))) };
+                let size = self.index_value(size)?;
+                let b = self.temp_of(smt::Sort::Int);
+                self.allocate(&b, &size, false, pos);
+                return Ok(Val::Ptr(b, smt::build::int(0)));
+            }
             "reach_error" | "__VERIFIER_error" => {
                 self.effects(args)?;
                 if self.checks(Property::UnreachCall) {
                     self.fail(ViolationKind::ErrorCall, pos);
                 } else {
-                    self.terminate(pos);
+                    self.end_program(pos);
                 }
                 return Ok(Val::Void);
             }
@@ -168,16 +183,18 @@ impl Fx<'_> {
                 if self.checks(Property::UnreachCall) {
                     self.fail(ViolationKind::Assert, pos);
                 } else {
-                    self.terminate(pos);
+                    self.end_program(pos);
                 }
                 return Ok(Val::Void);
             }
             "abort" | "exit" | "_exit" | "_Exit" | "__builtin_abort" | "__builtin_unreachable" | "__builtin_trap" => {
                 self.effects(args)?;
-                if matches!(name, "exit" | "_exit" | "_Exit") {
-                    self.leak_checks(true, pos);
+                if name == "__builtin_unreachable" {
+                    // not an end of the program: reaching it is undefined
+                    self.terminate(pos);
+                } else {
+                    self.end_program(pos);
                 }
-                self.terminate(pos);
                 return Ok(Val::Void);
             }
             _ => {}
@@ -344,7 +361,14 @@ impl Fx<'_> {
         if defined {
             return self.call_defined(name, args, ret_ty, pos, needed);
         }
-        // an undefined function: a nondeterministic result of the right type
+        // an undefined function: a nondeterministic result of the right type; one that
+        // receives a function may call it (`ftw`, `atexit`, `signal`), which no result models
+        if args.iter().any(|a| a.ty.pointed_function().is_some() || matches!(a.ty, CType::Func(_))) {
+            return Err(CError::unsupported(
+                pos,
+                format!("call of undefined function `{name}` with a function pointer, which it may call"),
+            ));
+        }
         let reason = format!("call of undefined function {name}");
         let mut writes = false;
         for a in args {
@@ -433,6 +457,14 @@ impl Fx<'_> {
         let m = crate::memory::MemLoc { b, o, ty: cell, checked: true };
         self.mem_store(&m, &Val::Int(stored), pos)?;
         Ok(Val::Int(sem.bool_to_int(&smt::build::not(&fits))))
+    }
+
+    /// The program ends here, not by returning from `main` (`exit`, `abort`, a failed
+    /// assertion or an error function when `unreach-call` is not checked): SV-COMP counts
+    /// memory still allocated as a `valid-memcleanup` violation however the program ends.
+    fn end_program(&mut self, pos: &SourcePos) {
+        self.leak_checks(true, pos);
+        self.terminate(pos);
     }
 
     /// An assertion: checked if `unreach-call` is instrumented, otherwise a failing assertion

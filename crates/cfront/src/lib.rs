@@ -30,6 +30,7 @@ mod intptr;
 mod intrinsics;
 mod leaves;
 mod library;
+mod main_args;
 mod memory;
 pub mod preprocess;
 mod print_c;
@@ -229,6 +230,8 @@ pub struct Translation {
     pub program: ir::Program,
     /// C names and types of what the program model speaks of.
     pub back: BackTranslation,
+    /// What the user should know about the translation, one line each (`file:line:col: ...`).
+    pub warnings: Vec<String>,
 }
 
 /// Stack size of the worker thread (the parser is recursive).

@@ -1,10 +1,10 @@
 //! Models of C library functions written in C (`library/models.c`): `string.h`, the byte
-//! functions, `ctype.h`, `strtol` & co., `fgets`, `ffs` & co., `qsort` and `bsearch`. A program that calls one and does not define it gets the model's
+//! functions, `ctype.h`, `strtol` & co., `fgets`, `ffs` & co., `qsort` and `bsearch`, and `main`'s arguments. A program that calls one and does not define it gets the model's
 //! definition, translated like its own functions (only if reachable), with positions in the
 //! pseudo-file `<library>`.
 
 use crate::preprocess::{blank_comments, LineMap};
-use lang_c::ast::{ExternalDeclaration, FunctionDefinition, TranslationUnit};
+use lang_c::ast::{Declaration, ExternalDeclaration, FunctionDefinition, TranslationUnit};
 use lang_c::span::Node;
 use std::sync::{Arc, OnceLock};
 
@@ -34,6 +34,14 @@ pub fn library() -> Option<&'static Library> {
 }
 
 impl Library {
+    /// The models' declarations (of the intrinsics they use).
+    pub fn declarations(&self) -> impl Iterator<Item = &Node<Declaration>> {
+        self.unit.0.iter().filter_map(|d| match &d.node {
+            ExternalDeclaration::Declaration(decl) => Some(decl),
+            _ => None,
+        })
+    }
+
     /// The models' function definitions with their names.
     pub fn definitions(&self) -> impl Iterator<Item = (String, &Node<FunctionDefinition>)> {
         self.unit.0.iter().filter_map(|d| match &d.node {

@@ -422,8 +422,8 @@ impl Fx<'_> {
         self.cur = done;
     }
 
-    /// The leak checks at program end (`at_exit`: in a call of `exit`, where the memory the
-    /// active functions point to is still reachable).
+    /// The leak checks at program end (`at_exit`: in a call of `exit`, `abort` or an error
+    /// function, where the memory the active functions point to is still reachable).
     pub fn leak_checks(&mut self, at_exit: bool, pos: &SourcePos) {
         let none = eq(&alloc_count(), &int(0));
         for (prop, kind) in

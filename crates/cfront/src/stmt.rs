@@ -49,6 +49,13 @@ fn param_keys(f: &Node<ast::FunctionDefinition>) -> Vec<usize> {
     find(&f.node.declarator.node).unwrap_or_default()
 }
 
+/// Whether the C text names the identifier `id` (as a whole word, also in a string or a
+/// shadowing declaration counts too).
+fn names(text: &str, id: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(id).any(|(at, _)| !text[..at].ends_with(word) && !text[at + id.len()..].starts_with(word))
+}
+
 /// Whether a statement is an ACSL loop invariant (see `acsl`).
 fn is_loop_invariant(s: &Node<ast::Statement>) -> bool {
     let ast::Statement::Expression(Some(e)) = &s.node else { return false };
@@ -252,11 +259,13 @@ impl Fx<'_> {
         let keys = param_keys(f);
         // parameters whose address is taken are copied into memory on entry
         let mut to_memory = vec![];
+        let mut regs = vec![];
         for (k, (pname, ty)) in params.iter().enumerate() {
             let base = pname.clone().unwrap_or_else(|| format!("#p{k}"));
             let ir_name = self.local_name(&base);
             let reg = self.tr.shape(&ir_name, ty, 0, None);
             ir_params.extend(Fx::passed(&reg, &ir_name));
+            regs.push((Fx::passed(&reg, &ir_name), ty.clone()));
             for (t, ty) in reg.typed_leaves() {
                 ranges.push(self.range(&t, &ty));
             }
@@ -299,6 +308,11 @@ impl Fx<'_> {
             let call = Call { callee: INIT_PROC.to_string(), args: vec![], rets: vec![] };
             self.emit_label(Label::Call(call), pos, None);
             self.assume(&and(&ranges), pos);
+            if self.name == "main" {
+                let body = &self.tr.text[f.node.statement.span.start..f.node.statement.span.end];
+                let named: Vec<bool> = params.iter().map(|(n, _)| n.as_ref().is_some_and(|n| names(body, n))).collect();
+                self.main_arguments(&regs, &named, pos)?;
+            }
         }
         self.frames.push((FUNCTION_SCOPE, vec![]));
         for (b, ty, reg) in to_memory {

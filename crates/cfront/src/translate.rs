@@ -104,8 +104,11 @@ pub(crate) struct Tr {
     pub scopes: Vec<Scope>,
     /// Declared functions.
     pub funcs: HashMap<String, FuncInfo>,
-    /// Functions with a definition in the translation unit.
+    /// Functions with a definition in the translation unit (not the intrinsics whose meaning
+    /// SV-COMP fixes).
     pub defined: HashSet<String>,
+    /// What the user should know about the translation (written to stderr).
+    pub warnings: Vec<String>,
     /// Variables with static storage, in declaration order.
     pub statics: Vec<StaticInit>,
     /// Names of program-level variables (globals).
@@ -199,6 +202,7 @@ impl Tr {
             scopes: vec![Scope::default()],
             funcs: HashMap::new(),
             defined: HashSet::new(),
+            warnings: vec![],
             statics: Vec::new(),
             global_names: HashSet::new(),
             procedures: BTreeMap::new(),
@@ -352,7 +356,18 @@ impl Tr {
         for d in &unit.0 {
             if let ast::ExternalDeclaration::FunctionDefinition(f) = &d.node {
                 if let Some(name) = declarator_name(&f.node.declarator.node) {
-                    self.defined.insert(name);
+                    if crate::intrinsics::has_fixed_meaning(&name) {
+                        // SV-COMP's definition stands, whatever the program's says (older
+                        // tasks define `__VERIFIER_assume(c)` as `while (!c);`: a failed
+                        // assumption blocks an execution, it does not run forever)
+                        if name != "reach_error" {
+                            let at = self.pos(f.span);
+                            self.warnings
+                                .push(format!("{at}: the program's definition of `{name}` is not followed: {name} has SV-COMP's meaning"));
+                        }
+                    } else {
+                        self.defined.insert(name);
+                    }
                 }
             }
         }
@@ -379,6 +394,11 @@ impl Tr {
         }
         // the library's models of the functions the program does not define
         let library = crate::library::library();
+        let mut map = library.map(|l| l.map.clone()).unwrap_or_else(|| self.map.clone());
+        std::mem::swap(&mut self.map, &mut map);
+        let declared = library.iter().flat_map(|l| l.declarations()).try_for_each(|d| self.declaration(d, true));
+        std::mem::swap(&mut self.map, &mut map);
+        declared?;
         for (name, f) in library.iter().flat_map(|l| l.definitions()) {
             if !self.defined.contains(&name) {
                 let (_, fty, _) = self.definition_params(f)?;
@@ -558,7 +578,7 @@ impl Tr {
         let externs = self.externs();
         self.back.set_externs(externs);
         self.back.set_threads(self.uses_threads);
-        Ok(Translation { program, back: self.back })
+        Ok(Translation { program, back: self.back, warnings: self.warnings })
     }
 
     /// The functions declared but not defined, with their return types.

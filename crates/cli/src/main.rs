@@ -507,7 +507,13 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
             let entry = cli.entry.clone().unwrap_or_else(|| "main".into());
             let opts = cfront::COptions { data_model: cli.data_model, properties, entry, entry_by_default: cli.entry.is_none(), bitvector };
             Ok(match cfront::translate_file(file, &opts) {
-                Ok(t) => Loaded::Program(t.program, Some(Box::new(t.back))),
+                Ok(t) => {
+                    // once, on the first translation (`auto` may translate again with bit-vectors)
+                    if bitvector == (cli.semantics == Semantics::Bitvector) {
+                        t.warnings.iter().for_each(|w| eprintln!("tracery: warning: {w}"));
+                    }
+                    Loaded::Program(t.program, Some(Box::new(t.back)))
+                }
                 Err(e) if e.kind == cfront::ErrorKind::Unsupported => Loaded::Unsupported(unsupported(&e.message, &e.pos)),
                 Err(e) => Loaded::Rejected(e.to_string()),
             })

@@ -1,6 +1,7 @@
 //! End-to-end tests of C as real programs write it: memory as bytes, variadic functions,
 //! library models through function pointers, threads that outlive `main`, bit-fields, unions
-//! and structs with arrays as values, `printf`'s `%n`.
+//! and structs with arrays as values, `printf`'s `%n`, `main`'s parameters, memory left at
+//! every way a program ends.
 
 mod common;
 
@@ -108,4 +109,32 @@ fn gnu_extensions_keep_their_meaning() {
     // a packed struct's layout is not modelled: never the padded one
     let out = output(&own("packed-struct.c"), &["--timeout", "60"]);
     assert!(out.starts_with("UNKNOWN\nreason: unsupported: sizeof of a struct or union with attribute `packed`"), "{out}");
+}
+
+#[test]
+fn an_undefined_function_given_a_function_pointer_is_never_proved() {
+    let out = output(&own("callback-undefined.c"), &[]);
+    assert!(out.starts_with("UNKNOWN\nreason: unsupported: call of undefined function `ftw` with a function pointer"), "{out}");
+    assert!(out.contains("callback-undefined.c:13:3"), "{out}");
+}
+
+#[test]
+fn main_takes_the_arguments_c_defines() {
+    // argc >= 1; argv[argc] is a null pointer
+    assert_verdict("main-args.c", &[], "TRUE", None);
+    assert_verdict("main-args-bug.c", &[], "FALSE(valid-deref)", Some(3));
+    assert_verdict("main-args-bug.c", &["--data-model", "ILP32"], "FALSE(valid-deref)", Some(3));
+}
+
+#[test]
+fn memory_left_allocated_is_checked_however_the_program_ends() {
+    let cleanup = ["--property", "valid-memcleanup"];
+    assert_verdict("cleanup-abort-bug.c", &cleanup, "FALSE(valid-memcleanup)", Some(9));
+    assert_verdict("cleanup-abort.c", &cleanup, "TRUE", None);
+    assert_verdict("cleanup-error-bug.c", &cleanup, "FALSE(valid-memcleanup)", Some(9));
+    assert_verdict("cleanup-exit-bug.c", &cleanup, "FALSE(valid-memcleanup)", Some(5));
+    // still reachable from `main`'s frame: no leak, but which memory is reachable is not tracked
+    let out = output(&own("cleanup-abort-bug.c"), &["--property", "valid-memsafety"]);
+    assert!(out.starts_with("UNKNOWN\nreason: feasible error trace uses an over-approximation: leak check ignores memory"), "{out}");
+    assert_verdict("cleanup-abort.c", &["--property", "valid-memsafety"], "TRUE", None);
 }

@@ -42,9 +42,23 @@ fn own_programs_give_their_verdicts() {
         // the inner loop's lassos come back to it after the outer loop went around
         ("term-nested-loops.c", "TRUE"),
         ("nonterm-nested-loops.c", "FALSE(termination)"),
+        // a program's own `__VERIFIER_assume` blocks where the assumption fails (SV-COMP's meaning)
+        ("term-own-assume.c", "TRUE"),
+        ("nonterm-own-assume.c", "FALSE(termination)"),
     ] {
         assert_eq!(verdict(&own(name), &TERMINATION), expected, "{name}");
     }
+}
+
+#[test]
+fn an_overridden_intrinsic_is_named_on_stderr() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tracery"))
+        .args(TERMINATION)
+        .arg(own("term-own-assume.c"))
+        .output()
+        .expect("tracery runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("term-own-assume.c:4:1: the program's definition of `__VERIFIER_assume` is not followed"), "{stderr}");
 }
 
 #[test]

@@ -260,3 +260,23 @@ void *bsearch(const void *key, const void *base, unsigned long n, unsigned long 
   }
   return 0;
 }
+
+/* main's arguments as the hosted environment passes them (C11 5.1.2.2.1): `n` strings that
+   live until the program ends, of any length and contents, and a null pointer after them.
+   __tracery_object allocates an object that is neither heap nor stack (its size in 64 bits:
+   under ILP32, (n + 1) * 4 does not fit an unsigned long for n near INT_MAX). */
+
+void *__tracery_object(unsigned long long size);
+
+char **__tracery_strings(int n) {
+  char **v = __tracery_object(((unsigned long long)n + 1) * sizeof(char *));
+  for (int i = 0; i < n; i++) {
+    unsigned long size = __VERIFIER_nondet_ulong();
+    __VERIFIER_assume(size >= 1);
+    char *s = __tracery_object(size);
+    s[size - 1] = 0;
+    v[i] = s;
+  }
+  v[n] = 0;
+  return v;
+}
