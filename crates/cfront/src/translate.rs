@@ -107,6 +107,9 @@ pub(crate) struct Tr {
     /// Functions with a definition in the translation unit (not the intrinsics whose meaning
     /// SV-COMP fixes).
     pub defined: HashSet<String>,
+    /// Functions the program defines whose meaning SV-COMP fixes (their definitions are not
+    /// followed).
+    pub fixed_definitions: HashSet<String>,
     /// What the user should know about the translation (written to stderr).
     pub warnings: Vec<String>,
     /// Variables with static storage, in declaration order.
@@ -202,6 +205,7 @@ impl Tr {
             scopes: vec![Scope::default()],
             funcs: HashMap::new(),
             defined: HashSet::new(),
+            fixed_definitions: HashSet::new(),
             warnings: vec![],
             statics: Vec::new(),
             global_names: HashSet::new(),
@@ -365,6 +369,7 @@ impl Tr {
                             self.warnings
                                 .push(format!("{at}: the program's definition of `{name}` is not followed: {name} has SV-COMP's meaning"));
                         }
+                        self.fixed_definitions.insert(name);
                     } else {
                         self.defined.insert(name);
                     }
@@ -583,6 +588,7 @@ impl Tr {
 
     /// The functions declared but not defined, with their return types.
     fn externs(&self) -> BTreeMap<String, ValueType> {
+        let defined = |name: &String| self.defined.contains(name) || self.fixed_definitions.contains(name);
         let value_type = |t: &CType| match t {
             CType::Void => Some(ValueType::Void),
             CType::Int(k) => Some(ValueType::Int(*k)),
@@ -590,7 +596,7 @@ impl Tr {
             CType::Pointer(_) => Some(ValueType::Pointer),
             _ => None,
         };
-        let undefined = self.funcs.iter().filter(|(name, _)| !self.defined.contains(*name));
+        let undefined = self.funcs.iter().filter(|(name, _)| !defined(name));
         undefined.filter_map(|(name, f)| Some((name.clone(), value_type(&f.ty.ret)?))).collect()
     }
 }
