@@ -49,8 +49,8 @@ fn param_keys(f: &Node<ast::FunctionDefinition>) -> Vec<usize> {
     find(&f.node.declarator.node).unwrap_or_default()
 }
 
-/// Whether the C text names the identifier `id` (as a whole word, also in a string or a
-/// shadowing declaration counts too).
+/// Whether the C text names the identifier `id` as a whole word (a mention in a string or a
+/// shadowing declaration counts too: the cost is a model built for nothing).
 fn names(text: &str, id: &str) -> bool {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     text.match_indices(id).any(|(at, _)| !text[..at].ends_with(word) && !text[at + id.len()..].starts_with(word))
