@@ -162,7 +162,7 @@ impl Fx<'_> {
         if let Some(order) = rest.last() {
             self.effect(order)?;
         }
-        self.emit_label(Label::Thread(ThreadOp::AtomicAccess), pos, None);
+        self.emit_label(Label::Thread(ThreadOp::AtomicBegin), pos, None);
         let old = self.mem_load(&m, pos)?;
         let old = self.stabilize(old, pos);
         let new = match (fetch_op(op), &value) {

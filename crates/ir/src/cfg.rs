@@ -131,12 +131,8 @@ pub enum ThreadOp {
     Fork { ids: Vec<Term>, callee: String, args: Vec<Term> },
     /// Waits until a thread whose id is `ids` has ended and assigns its results to `rets`.
     Join { ids: Vec<Term>, rets: Vec<Term> },
-    /// Enters an atomic section: no other thread moves until the matching `AtomicEnd`, so its
-    /// accesses race with none (SV-COMP's `__VERIFIER_atomic_*`).
+    /// Enters an atomic section: no other thread moves until the matching `AtomicEnd`.
     AtomicBegin,
-    /// Enters the access of a C11 atomic operation: as `AtomicBegin`, but its accesses race
-    /// with another thread's plain access of the same place (C11 5.1.2.4).
-    AtomicAccess,
     /// Leaves an atomic section.
     AtomicEnd,
     /// Ends the thread that takes it, with the results `values` (C's `pthread_exit`).
@@ -144,18 +140,13 @@ pub enum ThreadOp {
 }
 
 impl ThreadOp {
-    /// Whether the operation enters an atomic section.
-    pub fn enters_atomic(&self) -> bool {
-        matches!(self, ThreadOp::AtomicBegin | ThreadOp::AtomicAccess)
-    }
-
     /// The terms the operation reads or writes.
     pub fn terms(&self) -> Vec<Term> {
         match self {
             ThreadOp::Fork { ids, args, .. } => ids.iter().chain(args).cloned().collect(),
             ThreadOp::Join { ids, rets } => ids.iter().chain(rets).cloned().collect(),
             ThreadOp::Exit { values } => values.clone(),
-            ThreadOp::AtomicBegin | ThreadOp::AtomicAccess | ThreadOp::AtomicEnd => vec![],
+            ThreadOp::AtomicBegin | ThreadOp::AtomicEnd => vec![],
         }
     }
 

@@ -89,12 +89,10 @@ fn atomic_interior(cfg: &Cfg) -> Vec<bool> {
         seen
     };
     let targets = |op: ThreadOp| cfg.edges.iter().filter(|e| e.label == Label::Thread(op.clone())).map(|e| e.dst).collect::<Vec<_>>();
-    let mut inside_starts = targets(ThreadOp::AtomicBegin);
-    inside_starts.extend(targets(ThreadOp::AtomicAccess));
-    let inside = reach(inside_starts, &|op| *op == ThreadOp::AtomicEnd);
+    let inside = reach(targets(ThreadOp::AtomicBegin), &|op| *op == ThreadOp::AtomicEnd);
     let mut outside_starts = targets(ThreadOp::AtomicEnd);
     outside_starts.push(cfg.entry);
-    let outside = reach(outside_starts, &ThreadOp::enters_atomic);
+    let outside = reach(outside_starts, &|op| *op == ThreadOp::AtomicBegin);
     inside.iter().zip(&outside).map(|(&i, &o)| i && !o).collect()
 }
 

@@ -223,7 +223,7 @@ fn futures(cfg: &Cfg) -> Vec<Future> {
                 Label::Thread(op) => {
                     f.reads.extend(op.terms().iter().flat_map(smt::subst::free_vars));
                     match op {
-                        ThreadOp::AtomicBegin | ThreadOp::AtomicAccess => f.atomic = true,
+                        ThreadOp::AtomicBegin => f.atomic = true,
                         ThreadOp::Join { rets, .. } => {
                             f.joins = true;
                             f.writes.extend(rets.iter().cloned());

@@ -274,7 +274,6 @@ fn thread_op_to_boogie(op: &ThreadOp) -> String {
         ThreadOp::Join { ids, rets } if rets.is_empty() => format!("join {};", list(ids)),
         ThreadOp::Join { ids, rets } => format!("join {} assign {};", list(ids), names(rets)),
         ThreadOp::AtomicBegin => "// atomic begin".to_string(),
-        ThreadOp::AtomicAccess => "// atomic access".to_string(),
         ThreadOp::AtomicEnd => "// atomic end".to_string(),
         ThreadOp::Exit { values } => format!("// thread exit ({})", list(values)),
     }

@@ -116,7 +116,7 @@ fn forks(cfg: &Cfg) -> bool {
 /// thread ends the execution. Forks and joins stay (an engine rejects them).
 pub fn without_atomic_sections(program: &Program) -> Option<Program> {
     let sequential = |op: &ThreadOp| match op {
-        ThreadOp::AtomicBegin | ThreadOp::AtomicAccess | ThreadOp::AtomicEnd => Some(tt()),
+        ThreadOp::AtomicBegin | ThreadOp::AtomicEnd => Some(tt()),
         ThreadOp::Exit { .. } => Some(smt::build::ff()),
         ThreadOp::Fork { .. } | ThreadOp::Join { .. } => None,
     };
@@ -256,22 +256,12 @@ pub struct Product {
     pub states: Vec<Vec<Option<LocId>>>,
 }
 
-/// A state of the product: each thread's location, and which thread is in an atomic section.
+/// A state of the product: each thread's location, and which thread is in an atomic section
+/// (with its nesting depth).
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct State {
     locs: Vec<Option<LocId>>,
-    atomic: Option<Atomic>,
-}
-
-/// The atomic section a thread is in.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Atomic {
-    owner: usize,
-    /// How many sections it entered and did not leave.
-    depth: u32,
-    /// Whether its accesses race with plain accesses: it is a C11 atomic access
-    /// ([`ThreadOp::AtomicAccess`]) and not inside an atomic section.
-    races: bool,
+    atomic: Option<(usize, u32)>,
 }
 
 /// The product under construction: its CFG, the state of each location, and the states whose
@@ -340,7 +330,7 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool, deadline: Opt
         let only = persistent.as_ref().filter(|_| s.atomic.is_none()).and_then(|p| p.choose(cfgs, &succ, &s.locs));
         for (t, loc) in s.locs.iter().enumerate() {
             let Some(loc) = *loc else { continue };
-            if s.atomic.is_some_and(|a| a.owner != t) || only.is_some_and(|o| o != t) {
+            if s.atomic.is_some_and(|(owner, _)| owner != t) || only.is_some_and(|o| o != t) {
                 continue;
             }
             for &e in &succ[t][loc] {
@@ -362,11 +352,9 @@ pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool, deadline: Opt
                 }
             }
         }
-        // two threads at accesses of one place, one of them writing; no thread runs beside an
-        // atomic section, so its accesses race with none, but a C11 atomic access races with
-        // a plain one
-        let pairs = if s.atomic.is_some_and(|a| !a.races) { vec![] } else { running_pairs(&s) };
-        for (t, u) in pairs {
+        // two threads at accesses of one place, one of them writing (an access inside an
+        // atomic section races with one outside it)
+        for (t, u) in running_pairs(&s) {
             let (lt, lu) = (s.locs[t].unwrap_or_default(), s.locs[u].unwrap_or_default());
             for (&e, &f) in succ[t][lt].iter().flat_map(|e| succ[u][lu].iter().map(move |f| (e, f))) {
                 let Some(same) = conflict(access[t][e].as_ref()?, access[u][f].as_ref()?) else { continue };
@@ -407,14 +395,14 @@ fn race_accesses(tp: &ThreadProgram, cfgs: &[Cfg]) -> Vec<Vec<Accesses>> {
 /// own, and the next state (`None`: a fork with no free instance).
 fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) -> Vec<(MoveKind, Option<Stmt>, Option<State>)> {
     let exits = matches!(edge.label, Label::Thread(ThreadOp::Exit { .. }));
-    let step = |partner: Option<(usize, Option<LocId>)>, atomic: Option<Atomic>| {
+    let step = |partner: Option<(usize, Option<LocId>)>, atomic: Option<(usize, u32)>| {
         let mut next = State { locs: s.locs.clone(), atomic };
         let to = if exits { cfgs[t].exit } else { edge.dst };
         next.locs[t] = Some(to);
         if let Some((p, l)) = partner {
             next.locs[p] = l;
         }
-        if to == cfgs[t].exit && next.atomic.is_some_and(|a| a.owner == t) {
+        if to == cfgs[t].exit && next.atomic.is_some_and(|(o, _)| o == t) {
             next.atomic = None; // a thread that ends leaves its atomic sections
         }
         next
@@ -424,12 +412,9 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
         _ => return vec![(MoveKind::Step, None, Some(step(None, s.atomic)))],
     };
     match op {
-        ThreadOp::AtomicBegin | ThreadOp::AtomicAccess => {
-            let atomic = match s.atomic {
-                Some(a) => Atomic { depth: a.depth + 1, ..a },
-                None => Atomic { owner: t, depth: 1, races: *op == ThreadOp::AtomicAccess },
-            };
-            vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, Some(atomic))))]
+        ThreadOp::AtomicBegin => {
+            let depth = s.atomic.map_or(0, |(_, d)| d);
+            vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, Some((t, depth + 1)))))]
         }
         ThreadOp::Exit { values } => {
             // the thread's results (the entry's thread has none: the others go on)
@@ -441,7 +426,7 @@ fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) 
             vec![(MoveKind::Step, Some(stmt), Some(step(None, s.atomic)))]
         }
         ThreadOp::AtomicEnd => {
-            let atomic = s.atomic.and_then(|a| (a.depth > 1).then_some(Atomic { depth: a.depth - 1, ..a }));
+            let atomic = s.atomic.and_then(|(o, d)| (d > 1).then_some((o, d - 1)));
             vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, atomic)))]
         }
         ThreadOp::Fork { ids, callee, args } => {
