@@ -399,11 +399,7 @@ impl Tr {
         }
         // the library's models of the functions the program does not define
         let library = crate::library::library();
-        let mut map = library.map(|l| l.map.clone()).unwrap_or_else(|| self.map.clone());
-        std::mem::swap(&mut self.map, &mut map);
-        let declared = library.iter().flat_map(|l| l.declarations()).try_for_each(|d| self.declaration(d, true));
-        std::mem::swap(&mut self.map, &mut map);
-        declared?;
+        self.in_library(|tr| library.iter().flat_map(|l| l.declarations()).try_for_each(|d| tr.declaration(d, true)))?;
         for (name, f) in library.iter().flat_map(|l| l.definitions()) {
             if !self.defined.contains(&name) {
                 let (_, fty, _) = self.definition_params(f)?;
@@ -447,6 +443,15 @@ impl Tr {
         Err(CError::unsupported(&SourcePos { file: self.file.clone(), line: 0, col: 0 }, "too many translation attempts"))
     }
 
+    /// Runs `f` over the library's models: positions are in the models' text.
+    fn in_library<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let mut map = crate::library::library().map(|l| l.map.clone()).unwrap_or_else(|| self.map.clone());
+        std::mem::swap(&mut self.map, &mut map);
+        let r = f(self);
+        std::mem::swap(&mut self.map, &mut map);
+        r
+    }
+
     /// Translates the entry functions and every function they call, directly or indirectly.
     fn translate_reachable(&mut self, bodies: &HashMap<String, &lang_c::span::Node<ast::FunctionDefinition>>) -> Result<()> {
         let mut todo = self.entries.clone();
@@ -460,12 +465,7 @@ impl Tr {
             let c_name = name.strip_suffix(CALLED_ENTRY).unwrap_or(&name);
             let Some(f) = bodies.get(c_name) else { continue };
             if self.library_functions.contains(c_name) {
-                // positions in the models' text
-                let mut map = crate::library::library().map(|l| l.map.clone()).unwrap_or_else(|| self.map.clone());
-                std::mem::swap(&mut self.map, &mut map);
-                let r = self.function_definition(f, &name);
-                std::mem::swap(&mut self.map, &mut map);
-                r?;
+                self.in_library(|tr| tr.function_definition(f, &name))?;
             } else {
                 self.function_definition(f, &name)?;
             }
