@@ -1,10 +1,28 @@
 //! POSIX threads: `pthread_create`, `pthread_join` and `pthread_exit` as the fork, join and exit
-//! of `ir`, the thread
-//! id a counter gives each started thread, mutexes as lock words (`#lock[base][offset]` of the
-//! mutex object, 0 when free: every mutex is free at the start, as a `PTHREAD_MUTEX_INITIALIZER`
-//! or `pthread_mutex_init` makes it; a lock array of its own keeps the locks apart from the
-//! data in memory), condition variables whose waits may wake at any time, and SV-COMP's atomic
-//! sections.
+//! of `ir`, the thread id a counter gives each started thread (0 for the entry's thread:
+//! `pthread_self` reads `ir::threads::own_id`), and SV-COMP's atomic sections.
+//!
+//! Every synchronization object has *words* in an array of its own, `#lock[base][offset]` at
+//! the object's address (and the next offsets, inside the object), apart from the data in
+//! memory; all are 0 at the start. One statement reads and updates them at once, and a
+//! statement whose condition does not hold blocks its thread until another thread changes it.
+//! - A mutex or spin lock: 0 when free, 1 when held (free at the start, as
+//!   `PTHREAD_MUTEX_INITIALIZER` or `pthread_mutex_init` makes it). Locking a free mutex never
+//!   fails (POSIX lists no error for a normal mutex that is initialized), locking a held one
+//!   blocks, even for its holder; a program that asks for a recursive or error-checking mutex
+//!   is unsupported.
+//! - A condition variable: nothing; a wait may wake at any time (POSIX allows spurious wake-ups).
+//! - A semaphore: its count.
+//! - A read-write lock: 0 when free, -1 when a writer holds it, the number of readers otherwise
+//!   (readers never wait for a waiting writer: POSIX lets a writer wait or not).
+//! - A barrier: its count, the threads that have arrived, and the generation, which the last
+//!   thread to arrive advances (it gets `PTHREAD_BARRIER_SERIAL_THREAD`); the others wait until
+//!   the generation they arrived in has passed.
+//! - A `pthread_once_t`: 0 before the call that runs the routine, 1 while it runs, 2 after;
+//!   the other calls wait for 2.
+//! - Thread-specific data: a key is a number from a counter; `#specific` holds each key's value
+//!   for each thread id (null at the start). A key with a destructor is unsupported (it would
+//!   run at every thread's exit).
 
 use crate::error::{CError, Result};
 use crate::func::{Fx, Val};
@@ -25,35 +43,42 @@ pub(crate) fn locks() -> Term {
     Term::var("#lock", Sort::array(Sort::Int, Sort::array(Sort::Int, Sort::Int)))
 }
 
-/// The variables of the thread model and their initial values.
-pub(crate) fn thread_vars_init() -> Vec<(Term, Term)> {
-    let free = smt::build::const_array(&Sort::array(Sort::Int, Sort::Int), &int(0));
-    vec![(thread_counter(), int(0)), (locks(), smt::build::const_array(&locks().sort, &free))]
+/// The keys of thread-specific data created so far: the last one.
+fn key_counter() -> Term {
+    Term::var("#key", Sort::Int)
 }
 
-/// The `errno` value of a mutex that another thread holds.
+/// The values of thread-specific data, a pointer's base and offset: `key -> thread id -> value`.
+fn specific() -> [Term; 2] {
+    ["#specific_base", "#specific_offset"].map(|n| Term::var(n, locks().sort.clone()))
+}
+
+/// The variables of the thread model and their initial values.
+pub(crate) fn thread_vars_init() -> Vec<(Term, Term)> {
+    let zeros = smt::build::const_array(&locks().sort, &smt::build::const_array(&Sort::array(Sort::Int, Sort::Int), &int(0)));
+    let mut vars = vec![(thread_counter(), int(0)), (ir::threads::own_id(), int(0)), (key_counter(), int(0)), (locks(), zeros.clone())];
+    vars.extend(specific().map(|a| (a, zeros.clone())));
+    vars
+}
+
+/// The `errno` value of a lock that is held.
 const EBUSY: i64 = 16;
+
+/// `PTHREAD_BARRIER_SERIAL_THREAD`, what one thread's `pthread_barrier_wait` returns.
+const BARRIER_SERIAL_THREAD: i64 = -1;
 
 /// Thread functions whose meaning is not modelled: a call is unsupported.
 const UNSUPPORTED: &[&str] = &[
-    "pthread_self",
     "pthread_cancel",
     "pthread_kill",
     "pthread_detach",
-    "pthread_once",
-    "pthread_key_create",
-    "pthread_getspecific",
-    "pthread_setspecific",
+    "pthread_key_delete",
     "pthread_cond_timedwait",
     "pthread_mutex_timedlock",
-    "pthread_rwlock_init",
-    "pthread_rwlock_rdlock",
-    "pthread_rwlock_wrlock",
-    "pthread_rwlock_unlock",
-    "pthread_barrier_init",
-    "pthread_barrier_wait",
-    "pthread_spin_lock",
-    "pthread_spin_unlock",
+    "pthread_rwlock_timedrdlock",
+    "pthread_rwlock_timedwrlock",
+    "sem_timedwait",
+    "sem_open",
     "signal",
     "sigaction",
 ];
@@ -73,27 +98,48 @@ impl Fx<'_> {
                 self.terminate(pos);
                 return Ok(Some(Val::Void));
             }
-            "pthread_mutex_lock" => {
+            "pthread_mutex_lock" | "pthread_spin_lock" => {
                 let word = self.lock_word(args, pos)?;
                 self.emit_label(Label::Thread(ThreadOp::AtomicBegin), pos, None);
                 self.emit(Stmt::Assume(eq(&word.get(), &int(0))), pos, None);
                 self.emit(word.set(&int(1)), pos, None);
                 self.emit_label(Label::Thread(ThreadOp::AtomicEnd), pos, None);
             }
-            "pthread_mutex_unlock" | "pthread_mutex_init" => {
+            "pthread_mutex_unlock" | "pthread_mutex_init" | "pthread_spin_unlock" | "pthread_spin_init" => {
                 let word = self.lock_word(args, pos)?;
                 self.emit(word.set(&int(0)), pos, None);
             }
-            "pthread_mutex_trylock" => {
+            "pthread_mutex_trylock" | "pthread_spin_trylock" => {
                 let word = self.lock_word(args, pos)?;
                 let free = eq(&word.get(), &int(0));
-                let r = self.temp_of(Sort::Int);
-                self.emit_label(Label::Thread(ThreadOp::AtomicBegin), pos, None);
-                self.emit(Stmt::Assign(vec![(r.clone(), ite(&free, &int(0), &int(EBUSY)))]), pos, None);
-                self.emit(word.set(&ite(&free, &int(1), &word.get())), pos, None);
-                self.emit_label(Label::Thread(ThreadOp::AtomicEnd), pos, None);
-                return Ok(Some(self.int_result(&r, ret_ty)));
+                return Ok(Some(self.try_take(&word, &free, &int(1), &int(EBUSY), ret_ty, pos)));
             }
+            "pthread_mutexattr_settype" => {
+                let [attr, kind] = args else { return Err(CError::syntax(pos, "`pthread_mutexattr_settype` expects two arguments")) };
+                self.effect(attr)?;
+                // PTHREAD_MUTEX_NORMAL and PTHREAD_MUTEX_DEFAULT are 0
+                if !self.int_value(kind)?.as_int().is_some_and(num_traits::Zero::is_zero) {
+                    return Err(CError::unsupported(
+                        pos,
+                        "a mutex type other than the normal one (recursive and error-checking mutexes are not modelled)",
+                    ));
+                }
+            }
+            "pthread_self" => {
+                self.tr.uses_threads = true;
+                return Ok(Some(self.int_result(&ir::threads::own_id(), ret_ty)));
+            }
+            "pthread_equal" => {
+                let [a, b] = args else { return Err(CError::syntax(pos, "`pthread_equal` expects two arguments")) };
+                let (a, b) = (self.index_value(a)?, self.index_value(b)?);
+                return Ok(Some(self.int_result(&ite(&eq(&a, &b), &int(1), &int(0)), ret_ty)));
+            }
+            _ if name.starts_with("sem_") || name.starts_with("pthread_rwlock_") || name.starts_with("pthread_barrier_") => {
+                return self.sync_call(name, args, ret_ty, pos);
+            }
+            "pthread_once" => self.pthread_once(args, pos)?,
+            "pthread_key_create" => self.pthread_key_create(args, pos)?,
+            "pthread_getspecific" | "pthread_setspecific" => return self.specific(name, args, pos).map(Some),
             "pthread_cond_wait" => {
                 // releases the mutex, may wake at any time (POSIX allows spurious wake-ups), and
                 // takes the mutex again
@@ -106,9 +152,12 @@ impl Fx<'_> {
                 // a wait wakes whenever it may: signals change nothing
                 self.effects_of(args)?;
             }
-            _ if name.starts_with("pthread_attr_") || name.starts_with("pthread_mutexattr_") || name.starts_with("pthread_condattr_") => {
-                // attributes of threads and mutexes: scheduling and types that do not change
-                // what the program can reach (a mutex of any type blocks while another holds it)
+            _ if ["pthread_attr_", "pthread_mutexattr_", "pthread_condattr_", "pthread_rwlockattr_", "pthread_barrierattr_"]
+                .iter()
+                .any(|a| name.starts_with(a)) =>
+            {
+                // attributes: scheduling, sharing between processes, preferences of read-write
+                // locks, which do not change what the program can reach
                 self.effects_of(args)?;
             }
             "__VERIFIER_atomic_begin" => {
@@ -268,16 +317,174 @@ impl Fx<'_> {
         self.mem_store(&MemLoc { b, o, ty: (**ty).clone(), checked: true }, &value, pos)
     }
 
-    /// The lock word of the mutex the first argument points to.
+    /// The (first) word of the synchronization object the first argument points to; the other
+    /// arguments are evaluated for their effects.
     fn lock_word(&mut self, args: &[Expr], pos: &SourcePos) -> Result<LockWord> {
-        let Some(mutex) = args.first() else { return Err(CError::syntax(pos, "a mutex argument is expected")) };
+        let Some(object) = args.first() else { return Err(CError::syntax(pos, "a pointer argument is expected")) };
+        let word = self.word_of(object, pos)?;
         self.effects_of(&args[1..])?;
-        // only its address matters: a conversion from the program's own mutex type reads nothing
-        let Val::Ptr(b, o) = self.rvalue(crate::units::uncast(mutex))? else {
-            return Err(CError::syntax(pos, "a mutex argument is expected"));
+        Ok(word)
+    }
+
+    /// The first word of the synchronization object `object` points to.
+    fn word_of(&mut self, object: &Expr, pos: &SourcePos) -> Result<LockWord> {
+        // only its address matters: a conversion from the program's own type reads nothing
+        let Val::Ptr(b, o) = self.rvalue(crate::units::uncast(object))? else {
+            return Err(CError::syntax(pos, "a pointer argument is expected"));
         };
         self.use_memory();
         Ok(LockWord { b, o })
+    }
+
+    /// A lock taken if `free` holds (the word set to `taken`) in one step; the result is 0 if
+    /// it was taken, `busy` otherwise.
+    fn try_take(&mut self, word: &LockWord, free: &Term, taken: &Term, busy: &Term, ret_ty: &CType, pos: &SourcePos) -> Val {
+        let r = self.temp_of(Sort::Int);
+        let take = Stmt::Assign(vec![(r.clone(), ite(free, &int(0), busy)), (locks(), word.store(&ite(free, taken, &word.get())))]);
+        self.emit(take, pos, None);
+        self.int_result(&r, ret_ty)
+    }
+
+    /// A call of a function of semaphores, read-write locks or barriers.
+    fn sync_call(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos) -> Result<Option<Val>> {
+        let Some(object) = args.first() else { return Err(CError::syntax(pos, format!("`{name}` expects a pointer argument"))) };
+        let w = self.word_of(object, pos)?;
+        let value = |fx: &mut Fx, k: usize| match args.get(k) {
+            Some(e) => fx.index_value(e),
+            None => Err(CError::syntax(pos, format!("`{name}` expects {} arguments", k + 1))),
+        };
+        let v = w.get();
+        let (zero, one) = (int(0), int(1));
+        let step = match name {
+            "sem_init" => {
+                self.effect(&args[1])?;
+                let count = value(self, 2)?;
+                w.set(&count)
+            }
+            "sem_wait" => Stmt::Seq(vec![Stmt::Assume(smt::build::gt(&v, &zero)), w.set(&smt::build::sub(&v, &one))]),
+            "sem_post" => w.set(&add(&[v, one])),
+            "sem_trywait" => {
+                let free = smt::build::gt(&v, &zero);
+                return Ok(Some(self.try_take(&w, &free, &smt::build::sub(&v, &one), &int(-1), ret_ty, pos)));
+            }
+            "sem_getvalue" => {
+                let [_, out] = args else { return Err(CError::syntax(pos, "`sem_getvalue` expects two arguments")) };
+                let m = self.pointee(out, pos)?;
+                let stored = crate::conv::convert(&v, &CType::MathInt, &m.ty, self.tr.sem());
+                self.mem_store(&m, &Val::Int(stored), pos)?;
+                Stmt::Assume(smt::build::tt())
+            }
+            "pthread_rwlock_init" => {
+                self.effects_of(&args[1..])?;
+                w.set(&zero)
+            }
+            "pthread_rwlock_rdlock" => Stmt::Seq(vec![Stmt::Assume(smt::build::ge(&v, &zero)), w.set(&add(&[v, one]))]),
+            "pthread_rwlock_wrlock" => Stmt::Seq(vec![Stmt::Assume(eq(&v, &zero)), w.set(&int(-1))]),
+            "pthread_rwlock_tryrdlock" => {
+                let free = smt::build::ge(&v, &zero);
+                return Ok(Some(self.try_take(&w, &free, &add(&[v, one]), &int(EBUSY), ret_ty, pos)));
+            }
+            "pthread_rwlock_trywrlock" => {
+                let free = eq(&v, &zero);
+                return Ok(Some(self.try_take(&w, &free, &int(-1), &int(EBUSY), ret_ty, pos)));
+            }
+            "pthread_rwlock_unlock" => w.set(&ite(&smt::build::gt(&v, &zero), &smt::build::sub(&v, &one), &zero)),
+            "pthread_barrier_init" => {
+                self.effect(&args[1])?;
+                let count = value(self, 2)?;
+                Stmt::Assign(vec![(locks(), w.at(2).store_in(&w.at(1).store_in(&w.store(&count), &zero), &zero))])
+            }
+            "pthread_barrier_wait" => return self.barrier_wait(&w, ret_ty, pos).map(Some),
+            "sem_destroy" | "pthread_rwlock_destroy" | "pthread_barrier_destroy" => Stmt::Assume(smt::build::tt()),
+            _ => return Err(CError::unsupported(pos, format!("`{name}`"))),
+        };
+        self.emit(step, pos, None);
+        Ok(Some(self.int_result(&zero, ret_ty)))
+    }
+
+    /// `pthread_barrier_wait`: the thread arrives, the last one to arrive starts the next
+    /// generation, and the others wait until it has.
+    fn barrier_wait(&mut self, w: &LockWord, ret_ty: &CType, pos: &SourcePos) -> Result<Val> {
+        let (count, arrived, generation) = (w.get(), w.at(1).get(), w.at(2).get());
+        let (mine, r) = (self.temp_of(Sort::Int), self.temp_of(Sort::Int));
+        let last = eq(&add(&[arrived.clone(), int(1)]), &count);
+        let serial = eq(&r, &int(BARRIER_SERIAL_THREAD));
+        let arrive = Stmt::Seq(vec![
+            Stmt::Assign(vec![(mine.clone(), generation.clone()), (r.clone(), ite(&last, &int(BARRIER_SERIAL_THREAD), &int(0)))]),
+            Stmt::Assign(vec![(
+                locks(),
+                w.at(2).store_in(
+                    &w.at(1).store(&ite(&serial, &int(0), &add(&[arrived, int(1)]))),
+                    &ite(&serial, &add(&[generation.clone(), int(1)]), &generation),
+                ),
+            )]),
+        ]);
+        self.emit(arrive, pos, None);
+        self.emit(Stmt::Assume(smt::build::or(&[serial, smt::build::not(&eq(&generation, &mine))])), pos, None);
+        Ok(self.int_result(&r, ret_ty))
+    }
+
+    /// `pthread_once(once, routine)`: the first call runs `routine`, the others wait until it
+    /// has returned.
+    fn pthread_once(&mut self, args: &[Expr], pos: &SourcePos) -> Result<()> {
+        let [once, routine] = args else { return Err(CError::syntax(pos, "`pthread_once` expects two arguments")) };
+        let w = self.word_of(once, pos)?;
+        let first = self.temp_of(Sort::Int);
+        let v = w.get();
+        let starts = eq(&v, &int(0));
+        self.emit(
+            Stmt::Assign(vec![(first.clone(), ite(&starts, &int(1), &int(0))), (locks(), w.store(&ite(&starts, &int(1), &v)))]),
+            pos,
+            None,
+        );
+        let start = self.cur;
+        self.emit(Stmt::Assume(eq(&first, &int(1))), pos, None);
+        self.call_through(routine, &[], &CType::Void, pos, false)?;
+        self.emit(w.set(&int(2)), pos, None);
+        let ran = self.cur;
+        self.cur = start;
+        self.emit(Stmt::Assume(smt::build::and(&[eq(&first, &int(0)), eq(&w.get(), &int(2))])), pos, None);
+        self.b.edge(ran, self.cur, Label::Stmt(Stmt::Assume(smt::build::tt())), Some(pos.clone()), None);
+        Ok(())
+    }
+
+    /// `pthread_key_create(&key, destructor)`: a new key, without a destructor.
+    fn pthread_key_create(&mut self, args: &[Expr], pos: &SourcePos) -> Result<()> {
+        let [key, destructor] = args else { return Err(CError::syntax(pos, "`pthread_key_create` expects two arguments")) };
+        if !is_null_constant(destructor) {
+            return Err(CError::unsupported(pos, "`pthread_key_create` with a destructor"));
+        }
+        let m = self.pointee(key, pos)?;
+        if !m.ty.is_integer() {
+            return Err(CError::unsupported(pos, "`pthread_key_t` that is not an integer type"));
+        }
+        self.tr.uses_threads = true;
+        let next = add(&[key_counter(), int(1)]);
+        self.emit(Stmt::Assign(vec![(key_counter(), next.clone())]), pos, None);
+        let stored = crate::conv::convert(&next, &CType::MathInt, &m.ty, self.tr.sem());
+        self.mem_store(&m, &Val::Int(stored), pos)
+    }
+
+    /// `pthread_getspecific(key)` and `pthread_setspecific(key, value)`: the calling thread's
+    /// value of the key.
+    fn specific(&mut self, name: &str, args: &[Expr], pos: &SourcePos) -> Result<Val> {
+        let Some(key) = args.first() else { return Err(CError::syntax(pos, format!("`{name}` expects a key"))) };
+        let key = self.index_value(key)?;
+        self.tr.uses_threads = true;
+        let me = ir::threads::own_id();
+        let [base, offset] = specific();
+        match args {
+            [_] => Ok(Val::Ptr(cell_get(&base, &key, &me), cell_get(&offset, &key, &me))),
+            [_, value] => {
+                let Val::Ptr(b, o) = self.rvalue(value)? else {
+                    return Err(CError::unsupported(pos, "`pthread_setspecific` of a value that is not a pointer"));
+                };
+                let set = |a: &Term, v: &Term| (a.clone(), cell_set(a, &key, &me, v));
+                self.emit(Stmt::Assign(vec![set(&base, &b), set(&offset, &o)]), pos, None);
+                Ok(Val::Int(int(0)))
+            }
+            _ => Err(CError::syntax(pos, format!("`{name}`: wrong number of arguments"))),
+        }
     }
 
     fn effects_of(&mut self, args: &[Expr]) -> Result<()> {
@@ -307,19 +514,34 @@ fn fetch_op(op: &str) -> Option<crate::conv::ArithOp> {
     })
 }
 
-/// The word at the start of a mutex object.
+/// A word of a synchronization object.
 struct LockWord {
     b: Term,
     o: Term,
 }
 
 impl LockWord {
+    /// The `k`-th word of the object (inside it: every synchronization object has more bytes).
+    fn at(&self, k: i64) -> LockWord {
+        LockWord { b: self.b.clone(), o: add(&[self.o.clone(), int(k)]) }
+    }
+
     fn get(&self) -> Term {
         cell_get(&locks(), &self.b, &self.o)
     }
 
+    /// The words with this one set to `v`.
+    fn store(&self, v: &Term) -> Term {
+        self.store_in(&locks(), v)
+    }
+
+    /// The words `words` with this one set to `v`.
+    fn store_in(&self, words: &Term, v: &Term) -> Term {
+        cell_set(words, &self.b, &self.o, v)
+    }
+
     fn set(&self, v: &Term) -> Stmt {
-        Stmt::Assign(vec![(locks(), cell_set(&locks(), &self.b, &self.o, v))])
+        Stmt::Assign(vec![(locks(), self.store(v))])
     }
 }
 

@@ -8,7 +8,7 @@
 //! every other instance still, and a thread's `Exit` takes it to its exit. A fork when every
 //! instance of the template runs leads to a location of kind [`ViolationKind::ThreadLimit`]: an
 //! engine never calls a program safe while it is reachable, and never reports it as a
-//! violation.
+//! violation. A thread reads its own id from [`own_id`].
 
 use crate::cfg::{Cfg, Edge, Label, LocId, Procedure, Program, ThreadOp, Violation, ViolationKind};
 use crate::inline::{prepare, subst_stmt, PrepareError};
@@ -19,6 +19,12 @@ use smt::subst::{free_vars, substitute};
 use smt::{Op, Sort, Term};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::time::Instant;
+
+/// The variable a thread reads its own id from: a global that the program sets for the entry's
+/// thread, and in an instance of a template whose thread ids are one integer, that id.
+pub fn own_id() -> Term {
+    Term::var("#self", Sort::Int)
+}
 
 /// One thread instance: the entry procedure's (number 0) or an instance of a template.
 #[derive(Clone, Debug)]
@@ -158,10 +164,18 @@ fn instance(program: &Program, name: &str, ids: &[Term], n: usize, shared: &BTre
             Label::Call(_) => {}
         }
     }
+    let reads_own_id = vars.contains(&own_id());
     vars.extend(proc.params.iter().chain(&proc.rets).cloned());
     vars.retain(|v| !shared.contains(v) && !consts.contains(v));
     let rename = |v: &Term| Term::var(&format!("{}@t{n}", v.var_name().unwrap_or("v")), v.sort.clone());
-    let map: HashMap<Term, Term> = vars.iter().map(|v| (v.clone(), rename(v))).collect();
+    let mut map: HashMap<Term, Term> = vars.iter().map(|v| (v.clone(), rename(v))).collect();
+    let id: Vec<Term> = ids.iter().enumerate().map(|(k, t)| Term::var(&format!("{name}.tid{k}@t{n}"), t.sort.clone())).collect();
+    if reads_own_id {
+        match id.as_slice() {
+            [i] if i.sort == Sort::Int => map.insert(own_id(), i.clone()),
+            _ => return Err(PrepareError::Unsupported(format!("the thread's own id in `{name}`, whose thread ids are not one integer"))),
+        };
+    }
     let sub = |t: &Term| substitute(t, &map);
     let mut renamed = cfg.clone();
     for e in &mut renamed.edges {
@@ -177,7 +191,6 @@ fn instance(program: &Program, name: &str, ids: &[Term], n: usize, shared: &BTre
     for l in &mut renamed.locs {
         l.name = format!("{}@t{n}", l.name);
     }
-    let id = ids.iter().enumerate().map(|(k, t)| Term::var(&format!("{name}.tid{k}@t{n}"), t.sort.clone())).collect();
     Ok(Thread {
         template: name.to_string(),
         cfg: renamed,
