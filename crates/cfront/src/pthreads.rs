@@ -349,18 +349,18 @@ impl Fx<'_> {
     fn sync_call(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos) -> Result<Option<Val>> {
         let Some(object) = args.first() else { return Err(CError::syntax(pos, format!("`{name}` expects a pointer argument"))) };
         let w = self.word_of(object, pos)?;
-        let value = |fx: &mut Fx, k: usize| match args.get(k) {
-            Some(e) => fx.index_value(e),
-            None => Err(CError::syntax(pos, format!("`{name}` expects {} arguments", k + 1))),
+        // `init(object, attributes, count)`
+        let count = |fx: &mut Fx| match args {
+            [_, attributes, count] => {
+                fx.effect(attributes)?;
+                fx.index_value(count)
+            }
+            _ => Err(CError::syntax(pos, format!("`{name}` expects three arguments"))),
         };
         let v = w.get();
         let (zero, one) = (int(0), int(1));
         let step = match name {
-            "sem_init" => {
-                self.effect(&args[1])?;
-                let count = value(self, 2)?;
-                w.set(&count)
-            }
+            "sem_init" => w.set(&count(self)?),
             "sem_wait" => Stmt::Seq(vec![Stmt::Assume(smt::build::gt(&v, &zero)), w.set(&smt::build::sub(&v, &one))]),
             "sem_post" => w.set(&add(&[v, one])),
             "sem_trywait" => {
@@ -390,8 +390,7 @@ impl Fx<'_> {
             }
             "pthread_rwlock_unlock" => w.set(&ite(&smt::build::gt(&v, &zero), &smt::build::sub(&v, &one), &zero)),
             "pthread_barrier_init" => {
-                self.effect(&args[1])?;
-                let count = value(self, 2)?;
+                let count = count(self)?;
                 Stmt::Assign(vec![(locks(), w.at(2).store_in(&w.at(1).store_in(&w.store(&count), &zero), &zero))])
             }
             "pthread_barrier_wait" => return self.barrier_wait(&w, ret_ty, pos).map(Some),
@@ -473,9 +472,9 @@ impl Fx<'_> {
         self.tr.uses_threads = true;
         let me = ir::threads::own_id();
         let [base, offset] = specific();
-        match args {
-            [_] => Ok(Val::Ptr(cell_get(&base, &key, &me), cell_get(&offset, &key, &me))),
-            [_, value] => {
+        match (name, args) {
+            ("pthread_getspecific", [_]) => Ok(Val::Ptr(cell_get(&base, &key, &me), cell_get(&offset, &key, &me))),
+            ("pthread_setspecific", [_, value]) => {
                 let Val::Ptr(b, o) = self.rvalue(value)? else {
                     return Err(CError::unsupported(pos, "`pthread_setspecific` of a value that is not a pointer"));
                 };

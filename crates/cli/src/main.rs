@@ -69,7 +69,7 @@ struct Cli {
     /// nontermination arguments). An engine without a share gets all the time left; one with
     /// a kind (`flat`, `polynomial`: call-free with a loop that only a non-linear closed form
     /// accelerates, `recursive`, `threads`) runs only on programs of that kind. Default:
-    /// `exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec`,
+    /// `exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,exec@threads:25%,art@threads:50%,automizer:80%,bmc:50%,exec`,
     /// and `buchi` for `--property termination`; engines that decide the other question are
     /// skipped.
     #[arg(long, value_name = "STRATEGY")]

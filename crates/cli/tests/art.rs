@@ -115,7 +115,7 @@ fn the_default_strategy_runs_the_tree_first_on_programs_with_threads_only() {
     let out = output(&own("conc-loop-counter.c"), &args);
     assert!(
         out.starts_with("TRUE\n")
-            && out.contains("strategy: \"exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec\""),
+            && out.contains("strategy: \"exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,exec@threads:25%,art@threads:50%,automizer:80%,bmc:50%,exec\""),
         "{out}"
     );
     assert!(out.contains("engine: \"art\""), "{out}");

@@ -164,18 +164,23 @@ fn prepare(program: &ir::Program, entry: &str, config: &Config, stats: &mut Stat
 }
 
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
-/// A program that starts threads is verified again, while time is left, with twice the thread
-/// instances when a run needed more (once), or with half of them when its interleavings were
-/// too many (down to one); each run is exact for its number of instances (a fork beyond them
-/// is never TRUE), so any of them may decide.
+/// A program that starts threads is verified again, while time is left, with more thread
+/// instances when a run needed more (one more, then two, four, ...: the fewest instances that
+/// start the threads a bug needs have the fewest interleavings), or with half of them when its
+/// interleavings were too many (down to one); each run is exact for its number of instances (a
+/// fork beyond them is never TRUE), so any of them may decide.
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let mut outcome = verify_entries(program, config);
-    let (mut config, most) = (config.clone(), config.thread_instances * 2);
+    let mut config = config.clone();
+    let mut step = 1;
     let (mut retried, mut first_reason): (Option<Retry>, Option<String>) = (None, None);
     while let Verdict::Unknown(u) = &outcome.verdict {
         let n = config.thread_instances;
         let next = match u.retry {
-            Some(r @ Retry::MoreThreadInstances) if retried != Some(Retry::FewerThreadInstances) && n < most => (r, most),
+            Some(r @ Retry::MoreThreadInstances) if retried != Some(Retry::FewerThreadInstances) => {
+                step *= 2;
+                (r, n + step / 2)
+            }
             Some(r @ Retry::FewerThreadInstances) if retried != Some(Retry::MoreThreadInstances) && n > 1 => (r, n / 2),
             _ => break,
         };

@@ -142,23 +142,30 @@ mod tests {
         let s = Strategy::default();
         assert_eq!(
             names(&lanes(&s, 2)),
-            ["automizer", "exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,art@threads:50%,bmc:50%,exec"]
+            [
+                "automizer",
+                "exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,exec@threads:25%,art@threads:50%,bmc:50%,exec"
+            ]
         );
         assert_eq!(
             names(&lanes(&s, 3)),
-            ["automizer", "exec-finite:5%:0.5s,cells:33.3%,art@threads:50%,exec", "bmc@polynomial:5%:1s,horn:12.5%:10s,bmc:50%"]
+            [
+                "automizer",
+                "exec-finite:5%:0.5s,cells:33.3%,exec@threads:25%,bmc:50%",
+                "bmc@polynomial:5%:1s,horn:12.5%:10s,art@threads:50%,exec"
+            ]
         );
         assert_eq!(
             names(&lanes(&s, 8)),
             [
                 "automizer",
-                "exec-finite:5%:0.5s",
+                "exec-finite:5%:0.5s,exec",
                 "bmc@polynomial:5%:1s",
                 "cells:33.3%",
                 "horn:12.5%:10s",
+                "exec@threads:25%",
                 "art@threads:50%",
-                "bmc:50%",
-                "exec"
+                "bmc:50%"
             ]
         );
         // without an engine that decides both ways, the last step is the main one

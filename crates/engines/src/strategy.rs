@@ -423,6 +423,7 @@ impl Default for Strategy {
             },
             Step { engine: &CellAbstraction, share: Share { fraction: 1.0 / 3.0, max: None }, only: None },
             Step { engine: &Horn, share: Share { fraction: 1.0 / 8.0, max: Some(Duration::from_secs(10)) }, only: None },
+            Step { engine: &crate::exec::Exec { finite: false }, share: Share { fraction: 0.25, max: None }, only: Some(Kind::Threads) },
             Step { engine: &crate::art::Art, share: Share { fraction: 0.5, max: None }, only: Some(Kind::Threads) },
             Step { engine: &TraceAbstraction, share: Share { fraction: 0.8, max: None }, only: None },
             Step { engine: &crate::bmc::Bmc, share: Share { fraction: 0.5, max: None }, only: None },
@@ -529,7 +530,7 @@ impl FromStr for Strategy {
     type Err = String;
 
     /// `NAME[@KIND][:PERCENT%[:MAXs]]` separated by commas:
-    /// `cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer`. An engine without a share gets
+    /// `cells:33.3%,horn:12.5%:10s,exec@threads:25%,art@threads:50%,automizer`. An engine without a share gets
     /// all the time left; one with a kind (`flat`, `polynomial`, `recursive`, `threads`) runs
     /// only on programs of that kind.
     fn from_str(s: &str) -> Result<Strategy, String> {
@@ -581,7 +582,7 @@ mod tests {
     #[test]
     fn the_default_strategy_reads_back() {
         let text = Strategy::default().to_string();
-        assert_eq!(text, "exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,art@threads:50%,automizer:80%,bmc:50%,exec");
+        assert_eq!(text, "exec-finite:5%:0.5s,bmc@polynomial:5%:1s,cells:33.3%,horn:12.5%:10s,exec@threads:25%,art@threads:50%,automizer:80%,bmc:50%,exec");
         let back: Strategy = text.parse().expect("parses");
         assert_eq!(back.to_string(), text);
         assert_eq!(back.0[0].share, Share { fraction: 0.05, max: Some(Duration::from_millis(500)) });
