@@ -33,7 +33,33 @@ impl Tr {
             }
             ast::Initializer::List(items) => self.braced(ty, items, &mut path, &mut out, init)?,
         };
+        if out.iter().any(|(path, e)| self.sets_mutex_kind(&ty, path) && self.const_int(e) != Some(BigInt::ZERO)) {
+            return Err(self.unsupported(init.span, crate::pthreads::OTHER_MUTEX_TYPES));
+        }
         Ok((ty, out))
+    }
+
+    /// Whether `path` into an object of type `ty` leads to the type of a glibc mutex
+    /// (`__kind` of `struct __pthread_mutex_s`, which `PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP`
+    /// and its kin set): a mutex whose type is not the normal one, unless the value is 0.
+    fn sets_mutex_kind(&self, ty: &CType, path: &[Sel]) -> bool {
+        let mut ty = ty.clone();
+        for sel in path {
+            let (next, field) = match (&ty, sel) {
+                (CType::Array(elem, _), Sel::Index(_)) => ((**elem).clone(), None),
+                (CType::Record(r), Sel::Field(k)) => {
+                    let rec = &self.records[*r];
+                    let Some(f) = rec.fields.as_ref().and_then(|fs| fs.get(*k)) else { return false };
+                    (f.ty.clone(), Some((rec.tag.as_deref(), f.name.as_deref())))
+                }
+                _ => return false,
+            };
+            if field == Some((Some("__pthread_mutex_s"), Some("__kind"))) {
+                return true;
+            }
+            ty = next;
+        }
+        false
     }
 
     /// A character array initialized by a string literal; returns the completed type.

@@ -33,6 +33,10 @@ use ir::{Label, SourcePos, Stmt, ThreadOp};
 use smt::build::{add, eq, int, ite};
 use smt::{Sort, Term};
 
+/// Why a mutex of a type other than the normal one (set by an attribute or a static
+/// initializer) is unsupported.
+pub(crate) const OTHER_MUTEX_TYPES: &str = "a mutex type other than the normal one (recursive and error-checking mutexes are not modelled)";
+
 /// The number of threads started so far: the id of the last one.
 pub(crate) fn thread_counter() -> Term {
     Term::var("#thread_id", Sort::Int)
@@ -119,10 +123,7 @@ impl Fx<'_> {
                 self.effect(attr)?;
                 // PTHREAD_MUTEX_NORMAL and PTHREAD_MUTEX_DEFAULT are 0
                 if !self.int_value(kind)?.as_int().is_some_and(num_traits::Zero::is_zero) {
-                    return Err(CError::unsupported(
-                        pos,
-                        "a mutex type other than the normal one (recursive and error-checking mutexes are not modelled)",
-                    ));
+                    return Err(CError::unsupported(pos, OTHER_MUTEX_TYPES));
                 }
             }
             "pthread_self" => {

@@ -140,8 +140,9 @@ struct Cli {
     ranking_templates: Vec<engines::RankingFamily>,
 
     /// Instances of each procedure started as a thread (`pthread_create`, Boogie `fork`): a run
-    /// that has more threads of one procedure at once is never TRUE; it is repeated with 2N
-    /// instances (and one whose interleavings are too many with N/2, down to 1).
+    /// that has more threads of one procedure at once is never TRUE; it is repeated with one
+    /// more, then two, four, ... more instances (and one whose interleavings are too many with
+    /// N/2, down to 1).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     thread_instances: u16,
 
@@ -152,6 +153,13 @@ struct Cli {
     /// the default: it decides the most of the concurrent corpus), or `none`.
     #[arg(long, value_name = "REDUCTION", default_value = "both")]
     por: engines::Por,
+
+    /// When two statements of different threads are independent, for the sleep sets:
+    /// `syntactic` (neither writes what the other reads or writes) or `semantic` (also when
+    /// both orders have the same effect, by a solver query per pair: `x := x + 1` and
+    /// `x := x - 1`).
+    #[arg(long, value_name = "KIND", default_value = "semantic")]
+    commutativity: ir::por::Commutativity,
 
     /// The engine `art`: conditional interpolation (at a node with several successors, a
     /// guard that the node's path contradicts is pruned at once by a Craig interpolant that
@@ -290,6 +298,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         ranking_families: cli.ranking_templates.clone(),
         thread_instances: cli.thread_instances as usize,
         por: cli.por,
+        commutativity: cli.commutativity,
         art: engines::ArtOptions {
             conditional: cli.conditional_interpolation == Switch::On,
             simplify: cli.path_simplification == Switch::On,

@@ -27,8 +27,26 @@ fn statements_of_c_threads_are_not_atomic() {
 }
 
 #[test]
+fn statements_that_commute_concretely_are_reordered_and_others_not() {
+    for commutativity in ["syntactic", "semantic"] {
+        for por in POR {
+            let args = ["--timeout", "20", "--por", por, "--commutativity", commutativity];
+            assert_eq!(verdict(&own("conc-commuting-counter.bpl"), &args), "TRUE", "{por}, {commutativity}");
+            // the doubling first: the one order that fails
+            let out = output(&own("conc-commuting-counter-bug.bpl"), &args);
+            assert!(
+                out.starts_with("FALSE(unreach-call)\n") && out.contains("conc-commuting-counter-bug.bpl:13:3"),
+                "{por}, {commutativity}: {out}"
+            );
+        }
+    }
+}
+
+#[test]
 fn unboundedly_many_threads_are_never_safe_but_their_bugs_are_found() {
-    let out = output(&own("conc-unbounded-threads.c"), &["--timeout", "20"]);
+    // every run with more instances reaches a fork beyond them, until the interleavings are too
+    // many (about 15 s)
+    let out = output(&own("conc-unbounded-threads.c"), &["--timeout", "60"]);
     assert!(out.starts_with("UNKNOWN\n") && out.contains("more threads than instances"), "{out}");
     for por in POR {
         let out = output(&own("conc-unbounded-threads-bug.c"), &["--timeout", "20", "--por", por]);
@@ -115,6 +133,14 @@ fn the_thread_library_synchronizes_as_posix_defines() {
     let out = output(&own("conc-recursive-mutex.c"), &["--timeout", "10"]);
     assert!(
         out.starts_with("UNKNOWN\n") && out.contains("recursive and error-checking mutexes") && out.contains("conc-recursive-mutex.c:7:3"),
+        "{out}"
+    );
+    // so does glibc's static initializer of one (a normal mutex's is all zeros)
+    let out = output(&own("conc-recursive-mutex-static.c"), &["--timeout", "10"]);
+    assert!(
+        out.starts_with("UNKNOWN\n")
+            && out.contains("recursive and error-checking mutexes")
+            && out.contains("conc-recursive-mutex-static.c:4:"),
         "{out}"
     );
 }

@@ -43,7 +43,7 @@ impl<'a> Interleaved<'a> {
             Por::None | Por::Persistent => product,
             Por::Sleep | Por::Both => {
                 let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
-                ir::por::sleep_set_reduction(&product, &templates, config.deadline).map_err(unbuilt)?
+                ir::por::sleep_set_reduction(&product, &templates, config.commutativity, config.deadline).map_err(unbuilt)?
             }
         };
         tracing::debug!(product = full, reduced = product.cfg.locs.len(), edges = product.cfg.edges.len(), "partial-order reduction");

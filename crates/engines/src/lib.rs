@@ -74,6 +74,8 @@ pub struct Config {
     pub thread_instances: usize,
     /// The partial-order reduction of the interleavings of threads.
     pub por: Por,
+    /// When statements of different threads commute, for the sleep sets.
+    pub commutativity: ir::por::Commutativity,
     /// How the engine `art` builds its tree.
     pub art: ArtOptions,
 }
@@ -134,6 +136,7 @@ impl Default for Config {
             ranking_families: RankingFamily::ALL.to_vec(),
             thread_instances: 4,
             por: Por::Both,
+            commutativity: ir::por::Commutativity::Semantic,
             art: ArtOptions::default(),
         }
     }

@@ -8,14 +8,21 @@
 //! Its automaton has a state per product state and *sleep set* (the moves whose exploration an
 //! earlier, smaller sibling already covers); every error location reachable in the product is
 //! reachable in it, by a word of the same class.
+//!
+//! With [`Commutativity::Semantic`], two statements of different threads whose footprints clash
+//! are still independent when they *commute concretely*: both orders have the same guard and
+//! assign every variable the same value (`x := x + 1` and `x := x - 1`; writes of an array at
+//! indices the guards keep apart). The check is a validity query to the in-process Z3, once per
+//! pair of letters; a statement that havocs or chooses is compared by its footprint only.
 
 use crate::cfg::{Cfg, Edge, Label, LocId, ThreadOp};
 use crate::stmt::Stmt;
 use crate::threads::{Move, MoveKind, Product, ProductError, ThreadProgram, MAX_PRODUCT_LOCS};
 use rustc_hash::FxHashMap;
-use smt::build::{and, not, tt};
+use smt::build::{and, eq, implies, not, tt};
+use smt::subst::substitute;
 use smt::Term;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::time::Instant;
 
 /// What a move touches, for deciding independence.
@@ -31,41 +38,123 @@ impl Footprint {
     }
 }
 
+/// When two statements of different threads are independent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Commutativity {
+    /// Neither writes what the other reads or writes.
+    Syntactic,
+    /// Also when both orders do the same (see the module documentation).
+    Semantic,
+}
+
+impl std::str::FromStr for Commutativity {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Commutativity, String> {
+        match s {
+            "syntactic" => Ok(Commutativity::Syntactic),
+            "semantic" => Ok(Commutativity::Semantic),
+            _ => Err(format!("unknown commutativity `{s}` (expected syntactic or semantic)")),
+        }
+    }
+}
+
+/// A letter as the independence check sees it: its move, footprint and statement.
+struct Letter<'a> {
+    action: Move,
+    print: Footprint,
+    stmt: &'a Stmt,
+}
+
 /// Whether two moves commute (see the module documentation); `same_template(j, k)` tells
 /// whether two threads are instances of one procedure.
-fn independent(a: &Move, fa: &Footprint, b: &Move, fb: &Footprint, same_template: &dyn Fn(usize, usize) -> bool) -> bool {
+fn independent(a: &Letter, b: &Letter, same_template: &dyn Fn(usize, usize) -> bool, commutativity: Commutativity) -> bool {
     use MoveKind::*;
-    if a.thread == b.thread {
+    if a.action.thread == b.action.thread {
         return false;
     }
-    let competing = match (a.kind, b.kind) {
+    let competing = match (a.action.kind, b.action.kind) {
         (Atomic | Race(..) | Limit, _) | (_, Atomic | Race(..) | Limit) => true,
         (Fork(j), Fork(k)) | (Fork(j), Join(k)) | (Join(k), Fork(j)) => same_template(j, k),
         (Join(j), Join(k)) => j == k,
         _ => false,
     };
     let clash = |x: &Footprint, y: &Footprint| x.writes.iter().any(|v| y.reads.contains(v) || y.writes.contains(v));
-    !competing && !clash(fa, fb) && !clash(fb, fa)
+    if competing {
+        return false;
+    }
+    if !clash(&a.print, &b.print) && !clash(&b.print, &a.print) {
+        return true;
+    }
+    let steps = matches!((a.action.kind, b.action.kind), (Step, Step));
+    steps && commutativity == Commutativity::Semantic && commute(a.stmt, b.stmt)
 }
 
-/// The sleep-set reduction of `p` (`templates[t]`: the procedure thread `t` runs).
-pub fn sleep_set_reduction(p: &Product, templates: &[&str], deadline: Option<Instant>) -> Result<Product, ProductError> {
-    // the letters: the distinct moves, in their order, with their footprints
-    let mut letters: Vec<Move> = p.moves.clone();
-    letters.sort();
-    letters.dedup();
-    let id: HashMap<Move, usize> = letters.iter().enumerate().map(|(k, m)| (*m, k)).collect();
-    let mut prints: Vec<Option<Footprint>> = (0..letters.len()).map(|_| None).collect();
-    for (e, m) in p.cfg.edges.iter().zip(&p.moves) {
-        prints[id[m]].get_or_insert_with(|| Footprint::of(e));
+/// A statement of assumptions and assignments as its guard and what it assigns, both over the
+/// values before it.
+#[derive(Clone, Default)]
+struct Effect {
+    guard: Vec<Term>,
+    assigns: BTreeMap<Term, Term>,
+}
+
+impl Effect {
+    /// The effect of `s` after `self`; `None` if `s` havocs or chooses.
+    fn then(mut self, s: &Stmt) -> Option<Effect> {
+        let before: HashMap<Term, Term> = self.assigns.iter().map(|(x, v)| (x.clone(), v.clone())).collect();
+        match s {
+            Stmt::Assume(c) => self.guard.push(substitute(c, &before)),
+            Stmt::Assign(pairs) => self.assigns.extend(pairs.iter().map(|(x, e)| (x.clone(), substitute(e, &before)))),
+            Stmt::Seq(parts) => return parts.iter().try_fold(self, Effect::then),
+            Stmt::Havoc(_) | Stmt::Choice(_) => return None,
+        }
+        Some(self)
     }
+
+    /// The value of `x` after the statement.
+    fn value(&self, x: &Term) -> Term {
+        self.assigns.get(x).cloned().unwrap_or_else(|| x.clone())
+    }
+}
+
+/// Whether `a; b` and `b; a` are the same relation (`false` when unknown).
+fn commute(a: &Stmt, b: &Stmt) -> bool {
+    let order = |x: &Stmt, y: &Stmt| Effect::default().then(x)?.then(y);
+    let (Some(ab), Some(ba)) = (order(a, b), order(b, a)) else { return false };
+    let (gab, gba) = (and(&ab.guard), and(&ba.guard));
+    let written: BTreeSet<&Term> = ab.assigns.keys().chain(ba.assigns.keys()).collect();
+    let same: Vec<Term> = written.into_iter().map(|x| eq(&ab.value(x), &ba.value(x))).collect();
+    let claim = and(&[eq(&gab, &gba), implies(&gab, &and(&same))]);
+    smt::simplify::is_valid(&claim, COMMUTE_MS) == Some(true)
+}
+
+/// The solver time of one commutativity check.
+const COMMUTE_MS: u64 = 200;
+
+/// The sleep-set reduction of `p` (`templates[t]`: the procedure thread `t` runs).
+pub fn sleep_set_reduction(
+    p: &Product,
+    templates: &[&str],
+    commutativity: Commutativity,
+    deadline: Option<Instant>,
+) -> Result<Product, ProductError> {
+    // the letters: the distinct moves, in their order, each with an edge that takes it
+    let mut moves_in_order: Vec<Move> = p.moves.clone();
+    moves_in_order.sort();
+    moves_in_order.dedup();
+    let id: HashMap<Move, usize> = moves_in_order.iter().enumerate().map(|(k, m)| (*m, k)).collect();
+    let mut edge_of: Vec<usize> = vec![usize::MAX; moves_in_order.len()];
+    for (e, m) in p.moves.iter().enumerate().rev() {
+        edge_of[id[m]] = e;
+    }
+    let stmts: Vec<Stmt> = edge_of.iter().map(|&e| p.cfg.edges[e].stmt()).collect();
+    let letters: Vec<Letter> = (0..moves_in_order.len())
+        .map(|k| Letter { action: moves_in_order[k], print: Footprint::of(&p.cfg.edges[edge_of[k]]), stmt: &stmts[k] })
+        .collect();
     let same_template = |j: usize, k: usize| templates[j] == templates[k];
     let mut cache: FxHashMap<(usize, usize), bool> = FxHashMap::default();
     let mut indep = |a: usize, b: usize| {
-        *cache.entry((a.min(b), a.max(b))).or_insert_with(|| match (&prints[a], &prints[b]) {
-            (Some(fa), Some(fb)) => independent(&letters[a], fa, &letters[b], fb, &same_template),
-            _ => false,
-        })
+        *cache.entry((a.min(b), a.max(b))).or_insert_with(|| independent(&letters[a], &letters[b], &same_template, commutativity))
     };
     let succ = p.cfg.successors();
     let mut out = Cfg::default();

@@ -160,7 +160,10 @@ fn the_product_interleaves_the_instances_and_marks_a_fork_beyond_them() {
     let past = Some(std::time::Instant::now());
     assert!(matches!(product(&tp, &cfgs, false, past), Err(ir::threads::ProductError::OutOfTime)));
     let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
-    assert!(matches!(ir::por::sleep_set_reduction(&prod, &templates, past), Err(ir::threads::ProductError::OutOfTime)));
+    assert!(matches!(
+        ir::por::sleep_set_reduction(&prod, &templates, ir::por::Commutativity::Semantic, past),
+        Err(ir::threads::ProductError::OutOfTime)
+    ));
 }
 
 #[test]
@@ -182,26 +185,55 @@ fn a_program_without_forks_is_not_concurrent() {
     assert!(body.edges.iter().all(|e| matches!(e.label, Label::Stmt(_))));
 }
 
-/// `main` forks one thread of each of `a` and `b`, which write the globals `ga` and `gb` twice.
-fn independent_writers() -> Program {
-    let writer = |name: &str, g: &str| {
-        let g = var(g);
-        let w = |k: i64| Label::Stmt(Stmt::Assign(vec![(g.clone(), int(k))]));
-        chain(name, vec![w(1), w(2)])
-    };
+/// `main` forks one thread of each of `a` and `b`, which run `sa` and `sb` over the globals
+/// `ga` and `gb`.
+fn two_threads(sa: Vec<Stmt>, sb: Vec<Stmt>) -> Program {
+    let thread = |name: &str, stmts: Vec<Stmt>| chain(name, stmts.into_iter().map(Label::Stmt).collect());
     let fork = |callee: &str, id: i64| Label::Thread(ThreadOp::Fork { ids: vec![int(id)], callee: callee.into(), args: vec![] });
     let main = chain("main", vec![fork("a", 1), fork("b", 2)]);
     Program {
         file: "test".into(),
         globals: vec![var("ga"), var("gb")],
-        procedures: BTreeMap::from([
-            ("main".to_string(), main),
-            ("a".to_string(), writer("a", "ga")),
-            ("b".to_string(), writer("b", "gb")),
-        ]),
+        procedures: BTreeMap::from([("main".to_string(), main), ("a".to_string(), thread("a", sa)), ("b".to_string(), thread("b", sb))]),
         entries: vec!["main".into()],
         ..Program::default()
     }
+}
+
+/// `x := e`.
+fn set(x: &str, e: Term) -> Stmt {
+    Stmt::Assign(vec![(var(x), e)])
+}
+
+/// Threads `a` and `b` write the globals `ga` and `gb` twice.
+fn independent_writers() -> Program {
+    two_threads(vec![set("ga", int(1)), set("ga", int(2))], vec![set("gb", int(1)), set("gb", int(2))])
+}
+
+/// The edges of the sleep-set reduction of `program`'s product with `commutativity`.
+fn sleep_set_edges(program: &Program, commutativity: ir::por::Commutativity) -> usize {
+    let tp = ir::prepare_threads(program, "main", 1).expect("prepared").expect("threads");
+    let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
+    let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
+    let full = product(&tp, &cfgs, false, None).expect("product");
+    ir::por::sleep_set_reduction(&full, &templates, commutativity, None).expect("reduced").cfg.edges.len()
+}
+
+#[test]
+fn statements_that_commute_concretely_are_independent_and_others_not() {
+    use ir::por::Commutativity::{Semantic, Syntactic};
+    // an increment and a decrement of one counter: both orders end the same
+    let up = |k: i64| set("ga", add(&[var("ga"), int(k)]));
+    let counters = two_threads(vec![up(1), up(2)], vec![up(-2), up(-1)]);
+    assert!(sleep_set_edges(&counters, Semantic) < sleep_set_edges(&counters, Syntactic));
+    // an increment and a doubling do not commute; neither do two writes of different values
+    let doubling = two_threads(vec![up(1)], vec![set("ga", mul(&[int(2), var("ga")]))]);
+    assert_eq!(sleep_set_edges(&doubling, Semantic), sleep_set_edges(&doubling, Syntactic));
+    let writes = two_threads(vec![set("ga", int(1))], vec![set("ga", int(2))]);
+    assert_eq!(sleep_set_edges(&writes, Semantic), sleep_set_edges(&writes, Syntactic));
+    // a guard that the other thread's write falsifies: the orders differ in whether they run
+    let guarded = two_threads(vec![Stmt::Assume(eq(&var("ga"), &int(0))), set("gb", int(1))], vec![set("ga", int(1))]);
+    assert_eq!(sleep_set_edges(&guarded, Semantic), sleep_set_edges(&guarded, Syntactic));
 }
 
 #[test]
@@ -212,7 +244,7 @@ fn reductions_keep_every_state_and_explore_less() {
     let full = product(&tp, &cfgs, false, None).expect("product");
     let states = |p: &ir::threads::Product| p.states.iter().cloned().collect::<BTreeSet<_>>();
     // sleep sets: every product state, fewer transitions (the writers commute)
-    let sleep = ir::por::sleep_set_reduction(&full, &templates, None).expect("reduced");
+    let sleep = ir::por::sleep_set_reduction(&full, &templates, ir::por::Commutativity::Syntactic, None).expect("reduced");
     assert_eq!(states(&sleep), states(&full));
     assert!(sleep.cfg.edges.len() < full.cfg.edges.len(), "{} < {}", sleep.cfg.edges.len(), full.cfg.edges.len());
     // persistent sets: fewer states, the final one among them

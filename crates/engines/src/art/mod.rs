@@ -302,6 +302,10 @@ impl Explorer<'_> {
             Some(tf) => sh.valid_formula(&pre, tf, post),
             None => sh.valid(&pre, letter, post),
         };
+        if self.session.budget.stopped().is_some() {
+            // the weakest region, without a query: the search stops at the next node
+            return Some(Region::default());
+        }
         let mut shared = self.session.shared.borrow_mut();
         if holds(&mut shared, &ff()) {
             return None;
@@ -407,6 +411,9 @@ impl Explorer<'_> {
         let state = self.tree.nodes[n].state;
         let mut path = None;
         for (letter, _) in self.nwa.internal[state].clone() {
+            if self.session.budget.stopped().is_some() {
+                return; // pruning only strengthens: the search stops at the next node
+            }
             let done = self.pruned.get(&(state, letter)).copied().unwrap_or(0);
             if !self.letters[letter].guard || done >= MAX_CONDITIONAL_PER_BRANCH || self.post_is_empty(n, letter) {
                 continue;
