@@ -7,6 +7,7 @@
 
 use crate::annotation::Proof;
 use crate::budget::QueryBudget;
+use crate::cex::Choices;
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::sources::Session;
 use crate::{cex, CexStep, Config, Counterexample, Retry, Stats, Unknown, Verdict};
@@ -18,7 +19,7 @@ use refine::source::Infeasible;
 use refine::{check_scoped_trace, check_scoped_trace_with_hints, TraceCheck};
 use smt::{Solver, Term};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -239,9 +240,13 @@ pub(crate) fn counterexample(
     solver: &mut dyn Solver,
     config: &Config,
 ) -> Verdict {
-    let hints: Vec<Vec<(Term, Term)>> =
-        model.states.iter().skip(1).map(|values| values.iter().map(|(x, v)| (x.clone(), v.clone())).collect()).collect();
-    counterexample_with_hints(entry, a, word, target, model, &hints, solver, config)
+    let hints = model_hints(model);
+    counterexample_with_hints(entry, a, word, target, model, Confirmation::Solver(&hints), solver, config, Choices::Matter)
+}
+
+/// The values of a trace check's model after each step, as hints.
+pub(crate) fn model_hints(model: &refine::Counterexample) -> Vec<Vec<(Term, Term)>> {
+    model.states.iter().skip(1).map(|values| values.iter().map(|(x, v)| (x.clone(), v.clone())).collect()).collect()
 }
 
 /// Values that variables hold after each letter of a word (`hints[i]`: after letter `i`), as a
@@ -249,7 +254,16 @@ pub(crate) fn counterexample(
 /// ([`refine::check_scoped_trace_with_hints`]).
 pub(crate) type Hints = [Vec<(Term, Term)>];
 
-/// [`counterexample`], its trace checks helped by `hints` (empty: none).
+/// How the source steps of an error word are confirmed.
+pub(crate) enum Confirmation<'h> {
+    /// By trace checks of the solver, helped by hints (empty: none).
+    Solver(&'h Hints),
+    /// By a run of the word on known values alone that evaluated each letter's formula on the
+    /// values before and after it: the values each letter wrote (`[i]`: letter `i`'s).
+    Ran(&'h [BTreeMap<Term, Term>]),
+}
+
+/// [`counterexample`], confirmed as `how` says.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn counterexample_with_hints(
     entry: &str,
@@ -257,9 +271,10 @@ pub(crate) fn counterexample_with_hints(
     word: &[usize],
     target: usize,
     model: &refine::Counterexample,
-    hints: &Hints,
+    how: Confirmation,
     solver: &mut dyn Solver,
     config: &Config,
+    choices: Choices,
 ) -> Verdict {
     let Some(violation) = a.violation(target) else {
         return Verdict::unknown("error trace ends at a location without a violation");
@@ -286,17 +301,25 @@ pub(crate) fn counterexample_with_hints(
     // answer keeps the letters (the trace is feasible; only its source steps are missing).
     let budget = QueryBudget::of(config);
     let check: &mut cex::TraceChecker<(usize, usize)> = &mut |tfs, tags| {
-        if let Some(why) = budget.stopped() {
-            return TraceCheck::Unknown(why.to_string());
-        }
-        let nesting = a.nesting(&tags.iter().map(|t| t.0).collect::<Vec<_>>());
         let last_piece = |j: usize| tags.get(j + 1).is_none_or(|next| next.1 != tags[j].1);
+        let hints = match (&how, budget.stopped()) {
+            (Confirmation::Solver(_), Some(why)) => return TraceCheck::Unknown(why.to_string()),
+            (Confirmation::Solver(hints), None) => hints,
+            // (letters of one statement each: the word's steps are its letters; no solver
+            // query, so past the engine's time too)
+            (Confirmation::Ran(wrote), _) if tags.len() == wrote.len() && (0..tags.len()).all(last_piece) => {
+                let states = std::iter::once(BTreeMap::new()).chain(tags.iter().map(|t| wrote[t.1].clone())).collect();
+                return TraceCheck::Feasible(refine::Counterexample { states });
+            }
+            (Confirmation::Ran(_), _) => return TraceCheck::Unknown("a run's steps are not single statements".into()),
+        };
+        let nesting = a.nesting(&tags.iter().map(|t| t.0).collect::<Vec<_>>());
         let step_hints: Vec<&[(Term, Term)]> =
             (0..tags.len()).map(|j| if last_piece(j) { hints.get(tags[j].1).map_or(&[][..], |h| &h[..]) } else { &[] }).collect();
         check_scoped_trace_with_hints(tfs, nesting.as_ref(), solver, &step_hints)
     };
     let origin = |&(l, _): &(usize, usize)| cex::Origin { cfg: a.original(letters[l].cfg), thread: a.thread_of(l) };
-    let (initial, steps, source_steps) = match cex::source_counterexample(steps, &origin, check, overapprox) {
+    let (initial, steps, source_steps) = match cex::source_counterexample(steps, &origin, check, overapprox, choices) {
         Err(unconfirmed) => return Verdict::Unknown(unconfirmed),
         Ok(Some((initial, steps))) => (initial, steps, true),
         Ok(None) => (model.states.first().cloned().unwrap_or_default(), letter_steps(a, word, model), false),

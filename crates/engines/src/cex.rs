@@ -83,25 +83,38 @@ fn push_flat<K: Clone>(items: &mut Vec<(Block, TransFormula, K)>, b: Block, k: &
 /// `Ok(None)` when they cannot be recovered. A trace that passes through an over-approximation
 /// (`overapprox`, the first reason on it) is a counterexample only if its path stays feasible
 /// with every over-approximating edge replaced by its exact statement; otherwise `Err` says why.
+/// `choices` says whether the edges without one (a choice of a value the model does not know)
+/// must have one, or whether the trace is known not to depend on what they choose.
 pub fn source_counterexample<'c, K: Clone>(
     steps: Vec<(Block, K)>,
     original: &dyn Fn(&K) -> Origin<'c>,
     check: &mut TraceChecker<K>,
     overapprox: Option<String>,
+    choices: Choices,
 ) -> Result<Option<SourceSteps>, Unknown> {
     let path = basic_path(steps, check);
     let Some(reason) = overapprox else {
         return Ok(path.and_then(|p| steps_with_values(&p, original, check)));
     };
     let bit_precise_exact = path.as_ref().is_some_and(|p| p.iter().all(|(e, _)| e.overapprox.is_none() || e.bit_precise_exact));
-    path.and_then(exact_path).and_then(|p| steps_with_values(&p, original, check)).map(Some).ok_or_else(|| Unknown {
+    path.and_then(|p| exact_path(p, choices)).and_then(|p| steps_with_values(&p, original, check)).map(Some).ok_or_else(|| Unknown {
         reason: format!("feasible error trace uses an over-approximation: {reason}"),
         retry: bit_precise_exact.then_some(Retry::BitPrecise),
     })
 }
 
-/// `path` with each over-approximating edge given its exact statement (`None` if one has none).
-fn exact_path<K>(path: Vec<(Edge, K)>) -> Option<Vec<(Edge, K)>> {
+/// Whether an error trace's feasibility depends on the values its over-approximating edges
+/// without an exact statement choose. Where it does not (a search that ran the trace saw no
+/// constraint on them), the trace reaches the error whatever the program would have chosen.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Choices {
+    Matter,
+    Irrelevant,
+}
+
+/// `path` with each over-approximating edge given its exact statement (`None` if one has none
+/// and its choice matters).
+fn exact_path<K>(path: Vec<(Edge, K)>, choices: Choices) -> Option<Vec<(Edge, K)>> {
     path.into_iter()
         .map(|(e, k)| match (&e.overapprox, &e.exact) {
             (None, _) => Some((e, k)),
@@ -110,6 +123,7 @@ fn exact_path<K>(path: Vec<(Edge, K)>) -> Option<Vec<(Edge, K)>> {
                 (exact.overapprox, exact.exact) = (None, None);
                 Some((exact, k))
             }
+            (Some(_), None) if choices == Choices::Irrelevant => Some((e, k)),
             (Some(_), None) => None,
         })
         .collect()

@@ -1,9 +1,14 @@
 //! Symbolic execution (`--engine exec`): a depth-first search of the program automaton's
 //! words (one statement per letter, calls and returns with a call stack) that carries the
-//! values of the variables as terms. Values that are constants fold as the search goes, so a
-//! deterministic computation (a recursion to depth 20, a loop of a thousand iterations) costs
-//! no solver call; a branch on symbolic values asks the solver whether the path condition stays
-//! satisfiable. The search deepens its bound (×4 from 256 letters, up to 2^22) until an error
+//! values of the variables: known values ([`Value`]s: numbers, arrays as persistent maps) where
+//! they are known, terms over symbols elsewhere. A letter whose reads are known runs on values
+//! without building a term, so a deterministic computation (a checksum table, a recursion to
+//! depth 20, a loop of a thousand iterations) costs what it costs to run; a branch on symbolic
+//! values asks the solver whether the path condition stays satisfiable. An error word is run
+//! again on values, its letters' formulas evaluated ([`Search::replay`]): a model of its trace
+//! formula without a solver; where the word needs particular inputs, the solver checks it. A
+//! word through an over-approximating statement that chose a value (a havoc) is a
+//! counterexample only if no constraint on its path read that value. The search deepens its bound (×4 from 256 letters, up to 2^22) until an error
 //! is reached or time ends. A word that reaches an error is checked exactly and resolved into source steps
 //! like every FALSE ([`cegar::counterexample`]). A search that follows every path to its end
 //! (a program with finitely many paths, such as a deterministic one) without reaching an error
@@ -23,17 +28,21 @@
 use crate::annotation::Proof;
 use crate::budget::QueryBudget;
 use crate::cegar::{self, Abstraction, Kind};
+use crate::cex::Choices;
 use crate::strategy::{on_automaton, Engine, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use automata::nested::Nwa;
+use cegar::Confirmation;
 use ir::{TransFormula, ViolationKind};
 use refine::{check_scoped_trace_with_hints, TraceCheck};
 use rustc_hash::FxBuildHasher;
 use smt::build::eq;
 use smt::subst::{conjuncts, free_vars, substitute};
+use smt::value::{eval, Value};
 use smt::{Op, SatResult, Solver, Term};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasher;
+use std::rc::Rc;
 use verdict::Exploration;
 
 /// The engines `exec` and (`finite`) `exec-finite`.
@@ -103,13 +112,13 @@ const LAST_BOUND: usize = 1 << 22;
 /// hash of the call stack up to it.
 struct Pending {
     letter: usize,
-    locals: Vec<(Term, Option<Term>)>,
+    locals: Vec<(Term, Option<Val>)>,
     hash: u64,
 }
 
 /// How to take back one change of the search state.
 enum Undo {
-    Value(Term, Option<Term>),
+    Value(Term, Option<Val>),
     Called,
     Returned(Pending),
 }
@@ -131,6 +140,9 @@ struct Node {
     hash: u64,
     /// The node of the path with the same key before this one.
     shadows: Option<usize>,
+    /// Whether the path to it relies on an over-approximation: it constrains a value that an
+    /// over-approximating statement chose, or passes one that chooses nothing.
+    relies: bool,
 }
 
 impl Node {
@@ -145,14 +157,119 @@ impl Node {
 /// assigned).
 enum Step {
     Blocked,
-    Taken { scoped: bool, branched: bool, constants: Vec<(Term, Term)> },
+    Taken { scoped: bool, branched: bool, relies: bool, constants: Vec<(Term, Value)> },
+}
+
+/// The value of a variable on the path: known (a constant, an array of constants), or a
+/// symbol or term over symbols.
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum Val {
+    Known(Value),
+    Symbolic(Term),
+}
+
+impl Val {
+    /// A term's value: known where it has one without symbols (an array symbol is an array
+    /// whose contents are not known, and writes into it are).
+    fn of(t: Term) -> Val {
+        let unknown_array = |x: &Term| matches!(x.sort, smt::Sort::Array(..)).then(|| Value::unknown_array(x.clone()));
+        if t.is_var() && unknown_array(&t).is_none() {
+            return Val::Symbolic(t);
+        }
+        match eval(&t, &unknown_array) {
+            Some(v) => Val::Known(v),
+            None => Val::Symbolic(t),
+        }
+    }
+
+    fn term(&self, sort: &smt::Sort) -> Term {
+        match self {
+            Val::Known(v) => v.to_term(sort),
+            Val::Symbolic(t) => t.clone(),
+        }
+    }
+
+    fn fingerprint(&self) -> u64 {
+        match self {
+            Val::Known(v) => v.fingerprint(),
+            Val::Symbolic(t) => mix(u64::MAX, t.id()),
+        }
+    }
+}
+
+/// A letter as assignments of values: each instance it writes (an out-instance or an
+/// auxiliary) with the expression that defines it, in an order where each expression reads
+/// only in-instances and instances defined before, and the conjuncts left as guards.
+struct Plan {
+    reads: Vec<(Term, Term)>,
+    defs: Vec<(Term, Term)>,
+    guards: Vec<Term>,
+    writes: Vec<(Term, Term)>,
+    /// The instances that no equation defines: the letter chooses their values.
+    chosen: Vec<Term>,
+    exact: bool,
+    /// The formula the plan solves.
+    formula: Term,
+}
+
+impl Plan {
+    /// The plan of `tf` (the exact statement of an over-approximation: `exact`).
+    fn of(tf: &TransFormula, exact: bool) -> Rc<Plan> {
+        let writes: Vec<(Term, Term)> =
+            tf.out_vars.iter().filter(|(x, o)| tf.in_vars.get(*x) != Some(*o)).map(|(x, o)| (x.clone(), o.clone())).collect();
+        let mut open: BTreeSet<Term> = writes.iter().map(|(_, o)| o.clone()).chain(tf.aux_vars.iter().cloned()).collect();
+        let mut guards = conjuncts(&tf.formula);
+        let mut defs = vec![];
+        while let Some((i, o, e)) = guards.iter().enumerate().find_map(|(i, p)| {
+            let (Some(Op::Eq), [a, b]) = (p.op(), p.args.as_slice()) else { return None };
+            [(a, b), (b, a)]
+                .into_iter()
+                .find_map(|(o, e)| (open.contains(o) && !free_vars(e).iter().any(|v| open.contains(v))).then(|| (i, o.clone(), e.clone())))
+        }) {
+            guards.remove(i);
+            open.remove(&o);
+            defs.push((o, e));
+        }
+        let reads = tf.in_vars.iter().map(|(x, i)| (x.clone(), i.clone())).collect();
+        let chosen = open.into_iter().collect();
+        Rc::new(Plan { reads, defs, guards, writes, chosen, exact, formula: tf.formula.clone() })
+    }
+
+    /// The values of the letter's instances given those it reads: `None` where one is not
+    /// known, `Some(None)` where a guard fails.
+    fn apply(&self, mut env: HashMap<Term, Value, FxBuildHasher>) -> Option<Option<HashMap<Term, Value, FxBuildHasher>>> {
+        for (o, e) in &self.defs {
+            let v = eval(e, &|t| env.get(t).cloned())?;
+            env.insert(o.clone(), v);
+        }
+        for g in &self.guards {
+            match eval(g, &|t| env.get(t).cloned())? {
+                Value::Bool(true) => {}
+                Value::Bool(false) => return Some(None),
+                _ => return None,
+            }
+        }
+        Some(Some(env))
+    }
+}
+
+/// What a letter does to known values: blocked, the values it writes, or `None` where it
+/// reads a value that is not known or computes one that is not.
+enum Run {
+    Blocked,
+    /// The values it wrote, and whether by the exact statement of an over-approximation.
+    Wrote(Vec<(Term, Value)>, bool),
 }
 
 struct Search<'a> {
     a: &'a dyn Abstraction,
     nwa: Nwa,
     locals: BTreeSet<Term>,
-    values: HashMap<Term, Term>,
+    values: HashMap<Term, Val>,
+    /// The symbols that over-approximating statements chose, and those defined from them.
+    tainted: HashSet<Term>,
+    /// Each letter's plan, once asked for.
+    plans: HashMap<usize, Rc<Plan>>,
     /// A hash of `values` (kept as they change), and the nodes of the path by state and hash.
     hash: u64,
     on_path: HashMap<u64, usize, FxBuildHasher>,
@@ -168,7 +285,7 @@ struct Search<'a> {
     trail: Vec<Undo>,
     word: Vec<usize>,
     /// The constant values each letter of the word assigned: the hints of its trace checks.
-    hints: Vec<Vec<(Term, Term)>>,
+    hints: Vec<Vec<(Term, Value)>>,
     solver: Box<dyn Solver>,
     /// The statements taken in the current round, and the longest word.
     steps: usize,
@@ -193,6 +310,8 @@ fn search(entry: &str, a: &dyn Abstraction, engine: &Exec, config: &Config, stat
         nwa,
         locals: a.scopes().1,
         values: HashMap::new(),
+        plans: HashMap::new(),
+        tainted: HashSet::new(),
         hash: 0,
         on_path: HashMap::default(),
         joins,
@@ -211,35 +330,56 @@ fn search(entry: &str, a: &dyn Abstraction, engine: &Exec, config: &Config, stat
     // over-approximated statement, or beyond the solver) is a dead end, and the first reason is
     // kept for the answer
     let mut unconfirmed: Option<Verdict> = None;
-    let mut confirm = |word: &[usize], hints: &cegar::Hints, target: usize| -> Option<Verdict> {
-        tracing::debug!("{name}: an error path of {} letters", word.len());
-        stats.trace_checks += 1;
-        checker.set_timeout_ms(config.exact_recheck_ms());
-        // The letters are single statements: resolving them into source steps is one trace
-        // check of the path, which confirms it; only if that fails is the word checked alone.
-        let unchecked = refine::Counterexample { states: vec![] };
-        if let Verdict::Unsafe(cex) = cegar::counterexample_with_hints(entry, a, word, target, &unchecked, hints, checker.as_mut(), config)
-        {
-            if cex.source_steps {
-                return Some(Verdict::Unsafe(cex));
-            }
-        }
-        let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
-        let step_hints: Vec<&[(Term, Term)]> = hints.iter().map(|h| &h[..]).collect();
-        match check_scoped_trace_with_hints(&trace, a.nesting(word).as_ref(), checker.as_mut(), &step_hints) {
-            TraceCheck::Feasible(model) => match cegar::counterexample(entry, a, word, target, &model, checker.as_mut(), config) {
-                v @ Verdict::Unknown(_) => {
-                    unconfirmed.get_or_insert(v);
+    let mut confirm =
+        |word: &[usize], hints: &cegar::Hints, ran: Option<&[BTreeMap<Term, Term>]>, target: usize, choices: Choices| -> Option<Verdict> {
+            tracing::debug!("{name}: an error path of {} letters", word.len());
+            stats.trace_checks += 1;
+            checker.set_timeout_ms(config.exact_recheck_ms());
+            // The letters are single statements: resolving them into source steps is one trace
+            // check of the path, which confirms it; only if that fails is the word checked alone.
+            let unchecked = refine::Counterexample { states: vec![] };
+            if let Verdict::Unsafe(cex) = cegar::counterexample_with_hints(
+                entry,
+                a,
+                word,
+                target,
+                &unchecked,
+                ran.map_or(Confirmation::Solver(hints), Confirmation::Ran),
+                checker.as_mut(),
+                config,
+                choices,
+            ) {
+                if cex.source_steps {
+                    return Some(Verdict::Unsafe(cex));
                 }
-                v => return Some(v),
-            },
-            TraceCheck::Infeasible { .. } => {}
-            TraceCheck::Unknown(why) => {
-                unconfirmed.get_or_insert_with(|| Verdict::unknown(format!("{name}: the solver could not check an error path ({why})")));
             }
-        }
-        None
-    };
+            let trace: Vec<TransFormula> = word.iter().map(|&l| a.letters()[l].formula.clone()).collect();
+            let step_hints: Vec<&[(Term, Term)]> = hints.iter().map(|h| &h[..]).collect();
+            match check_scoped_trace_with_hints(&trace, a.nesting(word).as_ref(), checker.as_mut(), &step_hints) {
+                TraceCheck::Feasible(model) => match cegar::counterexample_with_hints(
+                    entry,
+                    a,
+                    word,
+                    target,
+                    &model,
+                    Confirmation::Solver(&cegar::model_hints(&model)),
+                    checker.as_mut(),
+                    config,
+                    choices,
+                ) {
+                    v @ Verdict::Unknown(_) => {
+                        unconfirmed.get_or_insert(v);
+                    }
+                    v => return Some(v),
+                },
+                TraceCheck::Infeasible { .. } => {}
+                TraceCheck::Unknown(why) => {
+                    unconfirmed
+                        .get_or_insert_with(|| Verdict::unknown(format!("{name}: the solver could not check an error path ({why})")));
+                }
+            }
+            None
+        };
     let mut bound = FIRST_BOUND;
     let end = loop {
         match s.round(bound, config, &mut confirm) {
@@ -274,7 +414,7 @@ fn search(entry: &str, a: &dyn Abstraction, engine: &Exec, config: &Config, stat
 }
 
 /// Confirms an error word (its letters, their hints, the error state): a FALSE, or `None`.
-type Confirm<'c> = dyn FnMut(&[usize], &cegar::Hints, usize) -> Option<Verdict> + 'c;
+type Confirm<'c> = dyn FnMut(&[usize], &cegar::Hints, Option<&[BTreeMap<Term, Term>]>, usize, Choices) -> Option<Verdict> + 'c;
 
 /// How a round of the search ended.
 enum Round {
@@ -305,6 +445,7 @@ impl Search<'_> {
             depth: 0,
             hash: self.state_hash(),
             shadows: None,
+            relies: false,
         };
         self.on_path.insert(first.key(), 0);
         let mut nodes = vec![first];
@@ -338,17 +479,21 @@ impl Search<'_> {
                 continue;
             }
             let (letter, target) = successors[node.next];
+            // (a statement without alternatives, such as the range of a value read, constrains
+            // symbols without branching on them)
+            let alternatives = successors.len() > 1;
             node.next += 1;
             let trail = self.trail.len();
             let scopes = node.scopes;
+            let relied = node.relies;
             match self.take(letter, config) {
                 Step::Blocked => self.undo_to(trail),
-                Step::Taken { scoped, branched, constants } => {
+                Step::Taken { scoped, branched, relies, constants } => {
                     let mut node = Node {
                         state: target,
                         next: 0,
                         letter: Some(letter),
-                        branched,
+                        branched: branched && alternatives,
                         trail,
                         at: self.trail.len(),
                         scoped,
@@ -356,13 +501,14 @@ impl Search<'_> {
                         depth: self.calls.len(),
                         hash: self.state_hash(),
                         shadows: None,
+                        relies: relied || relies,
                     };
                     let join = self.joins[target];
                     if join && self.revisits(&nodes, &node) {
                         self.undo_to(trail);
                         continue;
                     }
-                    if branched {
+                    if branched && alternatives {
                         *self.branches.entry((letter, node.depth)).or_default() += 1;
                     }
                     self.word.push(letter);
@@ -375,7 +521,15 @@ impl Search<'_> {
                     }
                     nodes.push(node);
                     if self.is_error(target) {
-                        if let Some(v) = confirm(&self.word, &self.hints, target) {
+                        let choices = if relied || relies { Choices::Matter } else { Choices::Irrelevant };
+                        // the path run again on values, its letters' formulas evaluated on them
+                        let ran = self.replay();
+                        tracing::debug!("exec: the error path ran again on values: {}", ran.is_some());
+                        let hints: Vec<Vec<(Term, Term)>> = match &ran {
+                            Some(wrote) => wrote.iter().map(|m| m.iter().map(|(x, v)| (x.clone(), v.clone())).collect()).collect(),
+                            None => self.hints.iter().map(|h| h.iter().map(|(x, v)| (x.clone(), v.to_term(&x.sort))).collect()).collect(),
+                        };
+                        if let Some(v) = confirm(&self.word, &hints, ran.as_deref(), target, choices) {
                             return Round::Decided(v);
                         }
                         // a confirmation is a solver call or several: the budget may be over
@@ -432,6 +586,11 @@ impl Search<'_> {
         })
     }
 
+    /// Whether `t` reads a value that an over-approximation chose.
+    fn mentions_choice(&self, t: &Term) -> bool {
+        !self.tainted.is_empty() && free_vars(t).iter().any(|x| self.tainted.contains(x))
+    }
+
     /// Takes back `node` and what it changed.
     fn leave(&mut self, node: &Node) {
         self.undo_to(node.trail);
@@ -464,20 +623,54 @@ impl Search<'_> {
     fn take(&mut self, letter: usize, config: &Config) -> Step {
         let a = self.a;
         let (tf, kind) = (&a.letters()[letter].formula, &a.letters()[letter].kind);
-        // the values the letter reads (a return reads the callee's exit)
-        let mut map: HashMap<Term, Term> = HashMap::new();
-        for (x, i) in &tf.in_vars {
-            let v = self.value(x);
-            map.insert(i.clone(), v);
-        }
-        for aux in &tf.aux_vars {
-            map.insert(aux.clone(), Term::fresh(aux.var_name().unwrap_or("v"), aux.sort.clone()));
-        }
-        let Some(Effect { values: outs, constraints }) = effect(tf, &map) else { return Step::Blocked };
+        let overapprox = a.letters()[letter].edge.overapprox.is_some();
+        let relies;
+        let ran = self.run(letter);
+        let (outs, constraints, constants) = match ran {
+            Some(Run::Blocked) => return Step::Blocked,
+            Some(Run::Wrote(outs, exact)) => {
+                // (an over-approximation that chooses nothing may still differ from the program)
+                relies = overapprox && !exact;
+                let constants = outs.iter().filter(|(_, v)| !matches!(v, Value::Array(_))).cloned().collect();
+                (outs.into_iter().map(|(x, v)| (x, Val::Known(v))).collect(), vec![], constants)
+            }
+            None => {
+                // the values the letter reads (a return reads the callee's exit)
+                let mut map: HashMap<Term, Term> = HashMap::new();
+                for (x, i) in &tf.in_vars {
+                    let v = self.value(x).term(&x.sort);
+                    map.insert(i.clone(), v);
+                }
+                for aux in &tf.aux_vars {
+                    map.insert(aux.clone(), Term::fresh(aux.var_name().unwrap_or("v"), aux.sort.clone()));
+                }
+                let Some(Effect { values, constraints, chosen }) = effect(tf, &map) else { return Step::Blocked };
+                let choices = || chosen.iter().chain(tf.aux_vars.iter().map(|aux| &map[aux]));
+                // (constraints only on what the letter chooses: the range of its type)
+                let in_itself = !constraints.iter().any(|c| free_vars(c).iter().any(|x| !choices().any(|y| y == x)));
+                relies = if overapprox {
+                    // a pure choice, constrained only in itself
+                    let pure = values.iter().all(|(_, v)| chosen.contains(v));
+                    self.tainted.extend(choices().cloned());
+                    !pure || !in_itself
+                } else {
+                    constraints.iter().any(|c| self.mentions_choice(c))
+                };
+                let outs: Vec<(Term, Val)> = values.into_iter().map(|(x, v)| (x, Val::of(v))).collect();
+                let constants = outs
+                    .iter()
+                    .filter_map(|(x, v)| match v {
+                        Val::Known(v) if !matches!(v, Value::Array(_)) => Some((x.clone(), v.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                (outs, constraints, constants)
+            }
+        };
         match kind {
             Kind::Internal => {}
             Kind::Call => {
-                let locals: Vec<(Term, Option<Term>)> = self.locals.iter().map(|x| (x.clone(), self.values.get(x).cloned())).collect();
+                let locals: Vec<(Term, Option<Val>)> = self.locals.iter().map(|x| (x.clone(), self.values.get(x).cloned())).collect();
                 let below = mix(self.calls.last().map_or(0, |p| p.hash), letter as u64);
                 let hash = locals.iter().fold(below, |h, (x, v)| mix(h, pair_hash(x, v.as_ref())));
                 self.calls.push(Pending { letter, locals, hash });
@@ -491,29 +684,32 @@ impl Search<'_> {
                 self.trail.push(Undo::Returned(pending));
             }
         }
-        // A value that is neither a constant nor a symbol becomes a symbol defined in the
-        // solver: values stay small however long the path (`x - 1` a thousand times over).
+        // A value that is neither known nor a symbol becomes a symbol defined in the solver:
+        // values stay small however long the path (`x - 1` a thousand times over).
         let mut definitions = vec![];
-        let constants: Vec<(Term, Term)> = outs.iter().filter(|(_, v)| v.is_literal()).cloned().collect();
         for (x, v) in outs {
-            let v = if v.is_literal() || v.is_var() {
-                v
-            } else {
-                let symbol = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
-                definitions.push(eq(&symbol, &v));
-                symbol
+            let v = match v {
+                Val::Symbolic(t) if !t.is_var() => {
+                    let symbol = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+                    if self.mentions_choice(&t) {
+                        self.tainted.insert(symbol.clone());
+                    }
+                    definitions.push(eq(&symbol, &t));
+                    Val::Symbolic(symbol)
+                }
+                v => v,
             };
             self.set(&x, Some(v));
         }
         if constraints.is_empty() && definitions.is_empty() {
-            return Step::Taken { scoped: false, branched: false, constants };
+            return Step::Taken { scoped: false, branched: false, relies, constants };
         }
         self.solver.push();
         for c in definitions.iter().chain(&constraints) {
             self.solver.assert(c);
         }
         if constraints.is_empty() {
-            return Step::Taken { scoped: true, branched: false, constants };
+            return Step::Taken { scoped: true, branched: false, relies, constants };
         }
         self.solver.set_timeout_ms(QueryBudget::of(config).next_ms());
         match self.solver.check() {
@@ -521,27 +717,122 @@ impl Search<'_> {
                 self.solver.pop();
                 Step::Blocked
             }
-            _ => Step::Taken { scoped: true, branched: true, constants },
+            _ => Step::Taken { scoped: true, branched: true, relies, constants },
         }
     }
 
+    /// `letter` run on known values, without terms or the solver: `None` where it reads a
+    /// value that is not known, chooses one, or computes one the evaluator leaves open. An
+    /// over-approximating statement with an exact one that is costly for a solver (bitwise
+    /// operators under integer semantics) runs the exact one: on known values it costs nothing.
+    fn run(&mut self, letter: usize) -> Option<Run> {
+        let plan = self.plan(letter);
+        if !plan.chosen.is_empty() {
+            return None;
+        }
+        let mut reads = HashMap::default();
+        for (x, i) in &plan.reads {
+            let Val::Known(v) = self.value(x) else { return None };
+            reads.insert(i.clone(), v);
+        }
+        match plan.apply(reads)? {
+            None => Some(Run::Blocked),
+            Some(env) => Some(Run::Wrote(plan.writes.iter().map(|(x, o)| (x.clone(), env[o].clone())).collect(), plan.exact)),
+        }
+    }
+
+    fn plan(&mut self, letter: usize) -> Rc<Plan> {
+        let info = &self.a.letters()[letter];
+        self.plans
+            .entry(letter)
+            .or_insert_with(|| match info.edge.exact.as_ref().filter(|_| info.edge.overapprox.is_some()) {
+                Some(exact) => Plan::of(&exact.trans_formula(), true),
+                None => Plan::of(&info.formula, false),
+            })
+            .clone()
+    }
+
+    /// The values each letter of the current word wrote (arrays left out), by a run of the word
+    /// from the start on values, which evaluates each letter's whole formula on the values
+    /// before and after it: a model of the word's trace formula, so the word is feasible. A
+    /// value that the search left symbolic (an input, a havoc, an over-approximation's choice,
+    /// memory never written) is its sort's first value. `None` if a letter's formula does not
+    /// hold on them (the word needs other inputs: the solver finds them) or a value is not one
+    /// the evaluator has.
+    fn replay(&mut self) -> Option<Vec<BTreeMap<Term, Term>>> {
+        let word = self.word.clone();
+        let mut values: HashMap<Term, Value> = HashMap::new();
+        let mut frames: Vec<Vec<(Term, Option<Value>)>> = vec![];
+        let mut wrote = Vec::with_capacity(word.len());
+        for &letter in &word {
+            let plan = self.plan(letter);
+            let mut reads = HashMap::default();
+            for (x, i) in &plan.reads {
+                let v = match values.get(x) {
+                    Some(v) => v.clone(),
+                    None => {
+                        let v = any_value(x)?;
+                        values.insert(x.clone(), v.clone());
+                        v
+                    }
+                };
+                reads.insert(i.clone(), v);
+            }
+            for c in &plan.chosen {
+                reads.insert(c.clone(), any_value(c)?);
+            }
+            let env = plan.apply(reads)??;
+            if eval(&plan.formula, &|t| env.get(t).cloned()) != Some(Value::Bool(true)) {
+                tracing::warn!("exec: a letter's formula does not hold on the values its run computed: {}", plan.formula);
+                return None;
+            }
+            match &self.a.letters()[letter].kind {
+                Kind::Internal => {}
+                Kind::Call => frames.push(self.locals.iter().map(|x| (x.clone(), values.get(x).cloned())).collect()),
+                Kind::Return(_) => {
+                    for (x, v) in frames.pop()? {
+                        match v {
+                            Some(v) => values.insert(x, v),
+                            None => values.remove(&x),
+                        };
+                    }
+                }
+            }
+            let mut step = BTreeMap::new();
+            for (x, o) in &plan.writes {
+                let v = env[o].clone();
+                if !matches!(v, Value::Array(_)) {
+                    step.insert(x.clone(), v.to_term(&x.sort));
+                }
+                values.insert(x.clone(), v);
+            }
+            wrote.push(step);
+        }
+        Some(wrote)
+    }
+
     /// The value of `x` (a symbol of its own until something is assigned).
-    fn value(&mut self, x: &Term) -> Term {
+    fn value(&mut self, x: &Term) -> Val {
         if let Some(v) = self.values.get(x) {
             return v.clone();
         }
-        let v = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+        let symbol = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+        // (an array's writes are known however unknown its first contents)
+        let v = match x.sort {
+            smt::Sort::Array(..) => Val::Known(Value::unknown_array(symbol)),
+            _ => Val::Symbolic(symbol),
+        };
         self.set(x, Some(v.clone()));
         v
     }
 
-    fn set(&mut self, x: &Term, v: Option<Term>) {
+    fn set(&mut self, x: &Term, v: Option<Val>) {
         let old = self.put(x.clone(), v);
         self.trail.push(Undo::Value(x.clone(), old));
     }
 
     /// Gives `x` the value `v` (none: unassigned) and returns the old one, keeping the hash.
-    fn put(&mut self, x: Term, v: Option<Term>) -> Option<Term> {
+    fn put(&mut self, x: Term, v: Option<Val>) -> Option<Val> {
         if let Some(v) = &v {
             self.hash ^= pair_hash(&x, Some(v));
         }
@@ -571,6 +862,11 @@ impl Search<'_> {
     }
 }
 
+/// The value a replay gives the variable or instance `x` before anything defines it.
+fn any_value(x: &Term) -> Option<Value> {
+    Value::first(&x.sort)
+}
+
 /// Which states of `nwa` are its initial one or have more than one incoming transition.
 fn joins(nwa: &Nwa) -> Vec<bool> {
     let mut incoming = vec![0usize; nwa.accepting.len()];
@@ -587,14 +883,16 @@ fn mix(a: u64, b: u64) -> u64 {
 }
 
 /// A hash of a variable and its value (`None`: unassigned).
-fn pair_hash(x: &Term, v: Option<&Term>) -> u64 {
-    mix(x.id(), v.map_or(u64::MAX, Term::id))
+fn pair_hash(x: &Term, v: Option<&Val>) -> u64 {
+    mix(x.id(), v.map_or(u64::MAX, Val::fingerprint))
 }
 
 /// The new values of the variables a letter assigns, and the constraints it adds.
 struct Effect {
     values: Vec<(Term, Term)>,
     constraints: Vec<Term>,
+    /// The symbols of the variables that no equation defines (a havoc).
+    chosen: Vec<Term>,
 }
 
 /// What a letter does given the values it reads (`map`: its in-instances and auxiliaries to
@@ -618,8 +916,13 @@ fn effect(tf: &TransFormula, map: &HashMap<Term, Term>) -> Option<Effect> {
         parts.remove(i);
         defined.insert(o, e);
     }
+    let mut chosen = vec![];
     for (o, x) in &outs {
-        defined.entry(o.clone()).or_insert_with(|| Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone()));
+        defined.entry(o.clone()).or_insert_with(|| {
+            let symbol = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+            chosen.push(symbol.clone());
+            symbol
+        });
     }
     let mut constraints = vec![];
     for p in parts {
@@ -632,5 +935,5 @@ fn effect(tf: &TransFormula, map: &HashMap<Term, Term>) -> Option<Effect> {
         }
     }
     let values = outs.iter().map(|(o, x)| (x.clone(), defined[o].clone())).collect();
-    Some(Effect { values, constraints })
+    Some(Effect { values, constraints, chosen })
 }

@@ -6,7 +6,7 @@ use ir::TransFormula;
 use smt::build::and;
 use smt::subst::conjuncts;
 use smt::{SatResult, Solver, Sort, Term};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// A feasible trace's witness: values of the canonical variables at each position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,14 +66,18 @@ pub fn check_scoped_trace_with_hints(
         .flat_map(|(after, h)| h.iter().filter_map(|(x, v)| Some((after.get(x)?.clone(), v.clone()))))
         .collect();
     solver.reset();
+    let mut constrained = HashSet::new();
     for c in &s.conjuncts {
         let c = smt::subst::substitute(c, &known);
         if !c.is_true() {
+            constrained.extend(smt::subst::free_vars(&c));
             solver.assert(&c);
         }
     }
     let result = match solver.check() {
-        SatResult::Sat => Some(counterexample_with(&s, &known, solver)).filter(|r| matches!(r, TraceCheck::Feasible(_))),
+        SatResult::Sat => {
+            Some(counterexample_with(&s, &known, solver, Some(&constrained))).filter(|r| matches!(r, TraceCheck::Feasible(_)))
+        }
         _ => None,
     };
     solver.reset();
@@ -191,19 +195,50 @@ fn check(trace: &[TransFormula], nesting: Option<&Nesting>, solver: &mut dyn Sol
 }
 
 fn extract_counterexample(s: &crate::ssa::Ssa, solver: &mut dyn Solver) -> TraceCheck {
-    counterexample_with(s, &HashMap::new(), solver)
+    counterexample_with(s, &HashMap::new(), solver, None)
 }
 
 /// The counterexample of a satisfied trace formula: the `known` instances' values, the others'
-/// from the solver's model.
-fn counterexample_with(s: &crate::ssa::Ssa, known: &HashMap<Term, Term>, solver: &mut dyn Solver) -> TraceCheck {
-    let asked: BTreeSet<Term> = s.versions.iter().flat_map(|m| m.values()).filter(|v| !known.contains_key(*v)).cloned().collect();
+/// from the solver's model. Where the formula was asserted with the known values substituted,
+/// `constrained` holds the versions it still mentions: the others are free, and take their
+/// sort's first value without a question to the model (a free array is left out), which keeps
+/// a path of many thousand steps, whose search hinted nearly every value, from decoding the
+/// model of every temporary and memory version on it.
+fn counterexample_with(
+    s: &crate::ssa::Ssa,
+    known: &HashMap<Term, Term>,
+    solver: &mut dyn Solver,
+    constrained: Option<&HashSet<Term>>,
+) -> TraceCheck {
+    let mut free: HashMap<Term, Term> = HashMap::new();
+    let mut asked: BTreeSet<Term> = BTreeSet::new();
+    for v in s.versions.iter().flat_map(|m| m.values()) {
+        if known.contains_key(v) || free.contains_key(v) {
+            continue;
+        }
+        match constrained {
+            None => {
+                asked.insert(v.clone());
+            }
+            // (the arrays that hints do not give are left out: decoding every version of memory
+            // along a long path would cost more than the check)
+            Some(_) if matches!(v.sort, Sort::Array(..)) => {}
+            Some(c) if c.contains(v) => {
+                asked.insert(v.clone());
+            }
+            Some(_) => {
+                if let Some(first) = smt::value::Value::first(&v.sort) {
+                    free.insert(v.clone(), first.to_term(&v.sort));
+                }
+            }
+        }
+    }
     let asked: Vec<Term> = asked.into_iter().collect();
     let model = match solver.model(&asked) {
         Ok(m) => m,
         Err(e) => return TraceCheck::Unknown(format!("satisfiable, but no model: {e}")),
     };
-    let value = |v: &Term| known.get(v).or_else(|| model.get(v));
+    let value = |v: &Term| known.get(v).or_else(|| free.get(v)).or_else(|| model.get(v));
     let states = s.versions.iter().map(|m| m.iter().filter_map(|(x, v)| value(v).map(|val| (x.clone(), val.clone()))).collect()).collect();
     TraceCheck::Feasible(Counterexample { states })
 }

@@ -15,6 +15,7 @@ pub mod solver;
 pub mod sort;
 pub mod subst;
 pub mod term;
+pub mod value;
 pub mod z3backend;
 mod z3ffi;
 

@@ -17,6 +17,7 @@ pub fn verdict(file: &Path, args: &[&str]) -> String {
 }
 
 /// A program of the project's own test programs.
+#[allow(dead_code)] // the generated programs' tests have none
 pub fn own(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
 }
@@ -55,4 +56,12 @@ pub fn assert_concurrent_seeds(args: &[&str]) {
             assert!(proved(&out), "{name}, {args:?}: {out}");
         }
     }
+}
+
+/// Says on the terminal that a test did not run, and why. Written to stderr directly, since the
+/// test harness hides what a passing test `eprintln!`s.
+#[allow(dead_code)] // only the tests that need a tool use it
+pub fn skipped(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
 }
