@@ -8,11 +8,12 @@
 //! again on values, its letters' formulas evaluated ([`Search::replay`]): a model of its trace
 //! formula without a solver; where the word needs particular inputs, the solver checks it. A
 //! word through an over-approximating statement that chose a value (a havoc) is a
-//! counterexample only if no constraint on its path read that value. The search deepens its bound (×4 from 256 letters, up to 2^22) until an error
-//! is reached or time ends. A word that reaches an error is checked exactly and resolved into source steps
-//! like every FALSE ([`cegar::counterexample`]). A search that follows every path to its end
-//! (a program with finitely many paths, such as a deterministic one) without reaching an error
-//! proves the program: TRUE, with the exploration as its proof. A path that comes back to a
+//! counterexample only if no constraint on its path read that value. The search deepens its
+//! bound (×4 from 256 letters, up to 2^22) until an error is reached or time ends. A word that
+//! reaches an error is checked exactly and resolved into source steps like every FALSE
+//! ([`cegar::counterexample`]). A search that follows every path to its end (a program with
+//! finitely many paths, such as a deterministic one) without reaching an error proves the
+//! program: TRUE, with the exploration as its proof. A path that comes back to a
 //! state it passed (the same location, values, call stack and path condition) is not followed
 //! again: every error it could reach, the earlier state reaches by a shorter path, so a finite
 //! state space is exhausted too (`while (1)` over a few constant values).
@@ -220,12 +221,7 @@ impl Plan {
         let mut open: BTreeSet<Term> = writes.iter().map(|(_, o)| o.clone()).chain(tf.aux_vars.iter().cloned()).collect();
         let mut guards = conjuncts(&tf.formula);
         let mut defs = vec![];
-        while let Some((i, o, e)) = guards.iter().enumerate().find_map(|(i, p)| {
-            let (Some(Op::Eq), [a, b]) = (p.op(), p.args.as_slice()) else { return None };
-            [(a, b), (b, a)]
-                .into_iter()
-                .find_map(|(o, e)| (open.contains(o) && !free_vars(e).iter().any(|v| open.contains(v))).then(|| (i, o.clone(), e.clone())))
-        }) {
+        while let Some((i, o, e)) = definition(&guards, &|t| open.contains(t)) {
             guards.remove(i);
             open.remove(&o);
             defs.push((o, e));
@@ -771,7 +767,7 @@ impl Search<'_> {
                 let v = match values.get(x) {
                     Some(v) => v.clone(),
                     None => {
-                        let v = any_value(x)?;
+                        let v = Value::first(&x.sort)?;
                         values.insert(x.clone(), v.clone());
                         v
                     }
@@ -779,7 +775,7 @@ impl Search<'_> {
                 reads.insert(i.clone(), v);
             }
             for c in &plan.chosen {
-                reads.insert(c.clone(), any_value(c)?);
+                reads.insert(c.clone(), Value::first(&c.sort)?);
             }
             let env = plan.apply(reads)??;
             if eval(&plan.formula, &|t| env.get(t).cloned()) != Some(Value::Bool(true)) {
@@ -862,11 +858,6 @@ impl Search<'_> {
     }
 }
 
-/// The value a replay gives the variable or instance `x` before anything defines it.
-fn any_value(x: &Term) -> Option<Value> {
-    Value::first(&x.sort)
-}
-
 /// Which states of `nwa` are its initial one or have more than one incoming transition.
 fn joins(nwa: &Nwa) -> Vec<bool> {
     let mut incoming = vec![0usize; nwa.accepting.len()];
@@ -887,6 +878,15 @@ fn pair_hash(x: &Term, v: Option<&Val>) -> u64 {
     mix(x.id(), v.map_or(u64::MAX, Val::fingerprint))
 }
 
+/// The first of `parts` that defines an `open` instance by an expression over no open one: its
+/// position, the instance and the expression.
+fn definition(parts: &[Term], open: &dyn Fn(&Term) -> bool) -> Option<(usize, Term, Term)> {
+    parts.iter().enumerate().find_map(|(i, p)| {
+        let (Some(Op::Eq), [a, b]) = (p.op(), p.args.as_slice()) else { return None };
+        [(a, b), (b, a)].into_iter().find_map(|(o, e)| (open(o) && !free_vars(e).iter().any(open)).then(|| (i, o.clone(), e.clone())))
+    })
+}
+
 /// The new values of the variables a letter assigns, and the constraints it adds.
 struct Effect {
     values: Vec<(Term, Term)>,
@@ -904,16 +904,9 @@ fn effect(tf: &TransFormula, map: &HashMap<Term, Term>) -> Option<Effect> {
         tf.out_vars.iter().filter(|(x, o)| tf.in_vars.get(*x) != Some(*o)).map(|(x, o)| (o.clone(), x.clone())).collect();
     let mut parts: Vec<Term> = conjuncts(&substitute(&tf.formula, map));
     let mut defined: HashMap<Term, Term> = HashMap::new();
-    loop {
-        let found = parts.iter().enumerate().find_map(|(i, p)| {
-            let (Some(Op::Eq), [a, b]) = (p.op(), p.args.as_slice()) else { return None };
-            [(a, b), (b, a)].into_iter().find_map(|(o, e)| {
-                let open = |t: &Term| free_vars(t).iter().any(|v| outs.contains_key(v) && !defined.contains_key(v));
-                (outs.contains_key(o) && !defined.contains_key(o) && !open(e)).then(|| (i, o.clone(), substitute(e, &defined)))
-            })
-        });
-        let Some((i, o, e)) = found else { break };
+    while let Some((i, o, e)) = definition(&parts, &|t| outs.contains_key(t) && !defined.contains_key(t)) {
         parts.remove(i);
+        let e = substitute(&e, &defined);
         defined.insert(o, e);
     }
     let mut chosen = vec![];
