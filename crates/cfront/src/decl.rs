@@ -5,7 +5,7 @@ use crate::error::Result;
 use crate::preprocess::{INT128, UINT128};
 use crate::tast::{Expr, ExprKind};
 use crate::translate::{declarator_name, FuncInfo, Ordinary, StaticInit, Tag, Tr};
-use crate::types::{CType, Field, FloatKind, FuncType, IntKind, Record};
+use crate::types::{CType, Field, FloatKind, FuncType, IntKind, Record, RecordAttributes};
 use lang_c::ast;
 use lang_c::span::{Node, Span};
 use num_bigint::BigInt;
@@ -31,8 +31,10 @@ pub(crate) struct DeclSpec {
 /// The attributes of a declaration that change its type.
 #[derive(Default)]
 struct TypeAttributes {
-    /// An attribute that changes the layout of a record (`packed`, `aligned`).
-    layout: Option<String>,
+    /// The attributes that change the layout of a record (`packed`, `aligned`).
+    layout: RecordAttributes,
+    /// The name of the first of them.
+    layout_name: Option<String>,
     /// The size in bits of the integer type a `mode` says, and where it is.
     mode: Option<(u32, Span)>,
 }
@@ -61,20 +63,28 @@ impl Tr {
             }
         }
         let ty = self.type_specifiers(&tss, span)?;
-        let ty = self.with_attributes(ty, attributes)?;
+        let ty = self.with_attributes(ty, attributes, &tss, span)?;
         Ok(DeclSpec { ty, typedef, is_extern, is_static })
     }
 
-    /// The attributes among `exts` that change a type: the first that changes the layout of a
-    /// record it applies to (`packed`, `aligned`), and the size of an integer type (`mode`);
+    /// The attributes among `exts` that change a type: those that change the layout of a
+    /// record they apply to (`packed`, `aligned`), and the size of an integer type (`mode`);
     /// `vector_size` and modes of other types are unsupported.
-    fn type_attributes(&self, exts: &[Node<ast::Extension>], out: &mut TypeAttributes) -> Result<()> {
+    fn type_attributes(&mut self, exts: &[Node<ast::Extension>], out: &mut TypeAttributes) -> Result<()> {
         for e in exts {
             let ast::Extension::Attribute(a) = &e.node else { continue };
             let name = a.name.node.trim_matches('_');
             match name {
                 "packed" | "aligned" => {
-                    out.layout.get_or_insert_with(|| name.to_string());
+                    out.layout_name.get_or_insert_with(|| name.to_string());
+                    if name == "packed" {
+                        out.layout.packed = true;
+                    } else {
+                        match self.alignment_argument(a)? {
+                            Some(n) => out.layout.aligned = Some(out.layout.aligned.unwrap_or(1).max(n)),
+                            None => _ = out.layout.unmodelled.get_or_insert_with(|| name.to_string()),
+                        }
+                    }
                 }
                 "mode" => {
                     let mode = match a.arguments.first().map(|x| &x.node) {
@@ -99,13 +109,33 @@ impl Tr {
         Ok(())
     }
 
-    /// `ty` with the attributes that change it: an integer type of the size a `mode` says (its
-    /// signedness kept); a record with a layout attribute gets an unknown layout (on other
-    /// types such an attribute does not change what the translation represents).
-    fn with_attributes(&mut self, ty: CType, attributes: TypeAttributes) -> Result<CType> {
-        if let (Some(a), CType::Record(r)) = (attributes.layout, &ty) {
+    /// The alignment `aligned(N)` asks for (`None`: without an argument, the target's largest,
+    /// or not a constant power of two).
+    fn alignment_argument(&mut self, a: &ast::Attribute) -> Result<Option<u64>> {
+        let [arg] = a.arguments.as_slice() else { return Ok(None) };
+        let e = self.expr(arg)?;
+        Ok(self.const_int(&e).and_then(|v| v.to_u64()).filter(|n| n.is_power_of_two()))
+    }
+
+    /// `ty` (of the type specifiers `tss`) with the attributes that change it: an integer type
+    /// of the size a `mode` says (its signedness kept); the layout attributes of a record the declaration defines apply to
+    /// it, those of another record (a typedef's new alignment) leave its layout unknown (on
+    /// other types such an attribute does not change what the translation represents).
+    fn with_attributes(&mut self, ty: CType, attributes: TypeAttributes, tss: &[&Node<ast::TypeSpecifier>], span: Span) -> Result<CType> {
+        if attributes.layout.packed && tss.iter().any(|t| matches!(t.node, ast::TypeSpecifier::Enum(_))) {
+            return Err(self.unsupported(span, "attribute `packed` of an enumeration (it changes its size)"));
+        }
+        let defines_record = tss.iter().any(|t| matches!(&t.node, ast::TypeSpecifier::Struct(s) if s.node.declarations.is_some()));
+        if let (Some(a), CType::Record(r)) = (attributes.layout_name, &ty) {
             if let Some(rec) = self.records.get_mut(*r) {
-                rec.layout_attribute.get_or_insert(a);
+                let old = &mut rec.attributes;
+                if defines_record {
+                    old.packed |= attributes.layout.packed;
+                    old.aligned = old.aligned.max(attributes.layout.aligned);
+                    old.unmodelled = old.unmodelled.take().or(attributes.layout.unmodelled);
+                } else {
+                    old.unmodelled.get_or_insert(a);
+                }
             }
         }
         let Some((bits, span)) = attributes.mode else { return Ok(ty) };
@@ -137,7 +167,7 @@ impl Tr {
             }
         }
         let ty = self.type_specifiers(&tss, span)?;
-        self.with_attributes(ty, attributes)
+        self.with_attributes(ty, attributes, &tss, span)
     }
 
     fn type_specifiers(&mut self, tss: &[&Node<ast::TypeSpecifier>], span: Span) -> Result<CType> {
@@ -272,7 +302,10 @@ impl Tr {
             for exts in member_attributes.chain(declarator_attributes) {
                 self.type_attributes(exts, &mut attributes)?;
             }
-            self.with_attributes(CType::Record(r), TypeAttributes { mode: None, ..attributes })?;
+            if let Some(a) = attributes.layout_name {
+                // the placement of one member is not modelled
+                self.records[r].attributes.unmodelled.get_or_insert(a);
+            }
             if f.node.declarators.is_empty() {
                 // anonymous struct/union member
                 fields.push(Field { name: None, ty: base.clone(), bit_width: None });
@@ -308,7 +341,7 @@ impl Tr {
     }
 
     fn new_record(&mut self, tag: Option<String>, is_union: bool) -> usize {
-        self.records.push(Record { tag: tag.clone(), is_union, fields: None, layout_attribute: None });
+        self.records.push(Record { tag: tag.clone(), is_union, fields: None, attributes: RecordAttributes::default() });
         let r = self.records.len() - 1;
         if let (Some(t), Some(sc)) = (tag, self.scopes.last_mut()) {
             sc.tags.insert(t, Tag::Record(r));
@@ -352,7 +385,7 @@ impl Tr {
     pub fn derive(&mut self, base: CType, d: &Node<ast::Declarator>) -> Result<(Option<String>, CType)> {
         let mut attributes = TypeAttributes::default();
         self.type_attributes(&d.node.extensions, &mut attributes)?;
-        let mut ty = self.with_attributes(base, attributes)?;
+        let mut ty = self.with_attributes(base, attributes, &[], d.span)?;
         // pointers (prefix) bind loosest and come first in lang-c's list; the postfix array and
         // function declarators apply from the innermost (last) outward
         let (prefix, postfix): (Vec<_>, Vec<_>) =

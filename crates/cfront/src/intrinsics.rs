@@ -193,6 +193,9 @@ impl Fx<'_> {
                     // not an end of the program: reaching it is undefined
                     self.terminate(pos);
                 } else {
+                    if name == "exit" {
+                        self.run_exit_handlers(pos)?;
+                    }
                     self.end_program(pos);
                 }
                 return Ok(Val::Void);
@@ -462,6 +465,16 @@ impl Fx<'_> {
     /// The program ends here, not by returning from `main` (`exit`, `abort`, a failed
     /// assertion or an error function when `unreach-call` is not checked): SV-COMP counts
     /// memory still allocated as a `valid-memcleanup` violation however the program ends.
+    /// Calls the functions registered with `atexit` (at `exit` and at the entry function's
+    /// return).
+    pub(crate) fn run_exit_handlers(&mut self, pos: &SourcePos) -> Result<()> {
+        if !self.tr.exit_handlers {
+            return Ok(());
+        }
+        let call = ExprKind::Call(crate::tast::Callee::Named(crate::library::EXIT_HANDLERS.into()), vec![]);
+        self.effect(&Expr::new(call, CType::Void, pos.clone()))
+    }
+
     fn end_program(&mut self, pos: &SourcePos) {
         self.leak_checks(true, pos);
         self.terminate(pos);

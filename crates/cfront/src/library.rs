@@ -1,5 +1,5 @@
 //! Models of C library functions written in C (`library/models.c`): `string.h`, the byte
-//! functions, `ctype.h`, `strtol` & co., `fgets`, `ffs` & co., `qsort` and `bsearch`, and `main`'s arguments. A program that calls one and does not define it gets the model's
+//! functions, `ctype.h`, `strtol` & co., `fgets`, `ffs` & co., `qsort` and `bsearch`, `atexit`, and `main`'s arguments. A program that calls one and does not define it gets the model's
 //! definition, translated like its own functions (only if reachable), with positions in the
 //! pseudo-file `<library>`.
 
@@ -10,6 +10,10 @@ use std::sync::{Arc, OnceLock};
 
 /// The name of the models' file in positions.
 pub const LIBRARY_FILE: &str = "<library>";
+
+/// The model that calls the functions registered with `atexit` (at the ends of a program
+/// that `exit` and the return from `main` make).
+pub const EXIT_HANDLERS: &str = "__tracery_exit_handlers";
 
 /// The parsed models and the map of their positions.
 pub struct Library {

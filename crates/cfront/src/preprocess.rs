@@ -449,20 +449,20 @@ const DECLARATION_START: &[&str] = &[
 pub fn normalize(s: &str) -> String {
     let toks = tokens(s);
     let text = |k: usize| toks.get(k).map_or("", |&(_, a, b)| &s[a..b]);
-    // the index of the `)` that closes the `(` at `j` (or past the end)
+    // the index of the `)` or `}` that closes the `(` or `{` at `j` (or past the end)
     let closing = |j: usize| {
+        let (open, close) = if text(j) == "{" { ("{", "}") } else { ("(", ")") };
         let mut d = 0;
         let mut i = j;
         while i < toks.len() {
-            match text(i) {
-                "(" => d += 1,
-                ")" => {
-                    d -= 1;
-                    if d == 0 {
-                        break;
-                    }
+            let t = text(i);
+            if t == open {
+                d += 1;
+            } else if t == close {
+                d -= 1;
+                if d == 0 {
+                    break;
                 }
-                _ => {}
             }
             i += 1;
         }
@@ -520,7 +520,7 @@ pub fn normalize(s: &str) -> String {
                 edits.push((toks[k + 1].2, toks[k + 1].2, " ;".into()));
             }
             if matches!(t, "struct" | "union") && text(k + 1) == "__attribute__" {
-                // GCC's `struct __attribute__((...)) tag {`: the attributes move into the
+                // GCC's `struct __attribute__((...)) tag {`: the attributes move after the
                 // member list, where they apply to the record too (without a member list they
                 // have no effect)
                 let mut j = k + 1;
@@ -530,8 +530,8 @@ pub fn normalize(s: &str) -> String {
                 let attributes = toks.get(j - 1).map_or("", |&(_, _, end)| &s[toks[k + 1].1..end]).to_string();
                 edits.push((toks[k + 1].1, toks.get(j - 1).map_or(b, |e| e.2), String::new()));
                 let brace = if text(j) == "{" { j } else { j + 1 };
-                if text(brace) == "{" {
-                    edits.push((toks[brace].2, toks[brace].2, format!(" {attributes}")));
+                if let Some(end) = toks.get(closing(brace)).filter(|_| text(brace) == "{") {
+                    edits.push((end.2, end.2, format!(" {attributes}")));
                 }
             }
             if depth == 0 && decl_start && text(k + 1) == "(" && !KEYWORDS.contains(&t) {
@@ -649,9 +649,9 @@ mod tests {
     }
 
     #[test]
-    fn attributes_after_struct_move_into_the_members() {
-        let n = normalize("struct __attribute__((packed)) S { char c; int x; }; struct __attribute__((aligned(8))) S s;");
-        assert_eq!(n, "struct  S { __attribute__((packed)) char c; int x; }; struct  S s;");
+    fn attributes_after_struct_move_after_the_members() {
+        let n = normalize("struct __attribute__((packed)) S { char c; struct { int x; } y; }; struct __attribute__((aligned(8))) S s;");
+        assert_eq!(n, "struct  S { char c; struct { int x; } y; } __attribute__((packed)); struct  S s;");
     }
 
     #[test]

@@ -341,6 +341,7 @@ impl Fx<'_> {
         self.cur = ret;
         self.check_postconditions()?;
         if is_entry {
+            self.run_exit_handlers(pos)?;
             self.leak_checks(false, pos);
         }
         let exit = self.b.exit;

@@ -164,6 +164,9 @@ pub(crate) struct Tr {
     pub uses_memory: bool,
     /// Whether the program starts threads (it then has a thread id counter).
     pub uses_threads: bool,
+    /// Whether the program may register functions with the library's `atexit`, so that its
+    /// ends by `exit` and by returning from the entry function call them.
+    pub exit_handlers: bool,
     /// Names of procedure-local variables of all procedures (globals avoid them).
     pub local_names: HashSet<String>,
     /// Positions of static assertions at file scope that fail.
@@ -233,6 +236,7 @@ impl Tr {
             new_marks: false,
             uses_memory: false,
             uses_threads: false,
+            exit_handlers: false,
             back: BackTranslation::default(),
         }
     }
@@ -335,17 +339,28 @@ impl Tr {
     /// Why the size of `ty` is unknown (after "of"): an attribute that changes the layout of a record in
     /// it, or an incomplete type.
     pub fn unknown_size(&self, ty: &CType) -> String {
-        let attribute = |r: &usize| self.records.get(*r).and_then(|rec| rec.layout_attribute.clone());
-        let mut t = ty;
-        while let CType::Array(e, _) = t {
-            t = e;
+        match self.unmodelled_attribute(ty, 0) {
+            Some(a) => format!("a struct or union with {a} (its layout is not modelled)"),
+            None if matches!(ty, CType::Record(_) | CType::Array(..)) => "an incomplete type".into(),
+            None => "unknown size".into(),
         }
-        match t {
-            CType::Record(r) => match attribute(r) {
-                Some(a) => format!("a struct or union with attribute `{a}` (its layout is not modelled)"),
-                None => "an incomplete type".into(),
-            },
-            _ => "unknown size".into(),
+    }
+
+    /// The attribute that leaves the layout of a record in `ty` unknown, in words.
+    fn unmodelled_attribute(&self, ty: &CType, depth: usize) -> Option<String> {
+        match ty {
+            CType::Array(e, _) => self.unmodelled_attribute(e, depth),
+            CType::Record(r) if depth < 16 => {
+                let rec = self.records.get(*r)?;
+                let packed_bits = rec.attributes.packed && rec.fields.iter().flatten().any(|f| f.bit_width.is_some());
+                rec.attributes
+                    .unmodelled
+                    .as_ref()
+                    .map(|a| format!("attribute `{a}`"))
+                    .or_else(|| packed_bits.then(|| "attribute `packed` and bit-fields".into()))
+                    .or_else(|| rec.fields.iter().flatten().find_map(|f| self.unmodelled_attribute(&f.ty, depth + 1)))
+            }
+            _ => None,
         }
     }
 
@@ -397,6 +412,9 @@ impl Tr {
                 }
             }
         }
+        let mut names = NamesUsed::default();
+        lang_c::visit::Visit::visit_translation_unit(&mut names, unit);
+        self.exit_handlers = names.0.contains("atexit") && !self.defined.contains("atexit");
         // the library's models of the functions the program does not define
         let library = crate::library::library();
         self.in_library(|tr| library.iter().flat_map(|l| l.declarations()).try_for_each(|d| tr.declaration(d, true)))?;

@@ -129,10 +129,7 @@ impl Tr {
                 acc.ok_or_else(|| self.error(e.span, "empty comma expression"))
             }
             E::GenericSelection(_) => Err(self.unsupported(e.span, "_Generic")),
-            E::OffsetOf(o) => {
-                let _ = self.type_name(&o.node.type_name)?;
-                Ok(Expr::new(ExprKind::Unsupported("offsetof".into()), self.size_t(), pos))
-            }
+            E::OffsetOf(o) => self.offset_of(&o.node, e.span, pos),
             E::VaArg(v) => {
                 let ty = self.type_name(&v.node.type_name)?;
                 let ap = self.expr(&v.node.va_list)?;
@@ -201,6 +198,66 @@ impl Tr {
     fn size_lit(&self, ty: &CType, span: Span, pos: SourcePos, what: &str) -> Result<Expr> {
         let n = self.layout().size(ty).ok_or_else(|| self.unsupported(span, format!("{what} of {}", self.unknown_size(ty))))?;
         Ok(Tr::int_lit(BigInt::from(n), self.size_t(), pos))
+    }
+
+    /// `offsetof(T, m.n[i]...)` (C11 7.19): the sum of the members' offsets and of the
+    /// indices scaled by their element sizes, a constant unless an index is not.
+    fn offset_of(&mut self, o: &ast::OffsetOfExpression, span: Span, pos: SourcePos) -> Result<Expr> {
+        let size_t = self.size_t();
+        let d = &o.designator.node;
+        let record = self.type_name(&o.type_name)?;
+        let (mut offset, mut ty) = self.member_offset(record, &d.base)?;
+        let mut scaled_indices = Vec::new();
+        for m in &d.members {
+            match &m.node {
+                ast::OffsetMember::Member(id) => {
+                    let (at, t) = self.member_offset(ty, id)?;
+                    offset += at;
+                    ty = t;
+                }
+                ast::OffsetMember::IndirectMember(id) => return Err(self.unsupported(id.span, "`->` in offsetof")),
+                ast::OffsetMember::Index(ix) => {
+                    let CType::Array(elem, _) = ty else { return Err(self.error(ix.span, "subscript of a non-array in offsetof")) };
+                    let size = self
+                        .layout()
+                        .size(&elem)
+                        .ok_or_else(|| self.unsupported(span, format!("offsetof through {}", self.unknown_size(&elem))))?;
+                    let i = self.expr(ix)?;
+                    let i = self.decay(i);
+                    let i = self.cast(i, &size_t, pos.clone());
+                    match self.const_int(&i).and_then(|c| u64::try_from(c * size).ok()) {
+                        Some(at) => offset += at,
+                        None => scaled_indices.push(Expr::new(
+                            ExprKind::Arith(ArithOp::Mul, bx(i), bx(Tr::int_lit(size.into(), size_t.clone(), pos.clone()))),
+                            size_t.clone(),
+                            pos.clone(),
+                        )),
+                    }
+                    ty = (*elem).clone();
+                }
+            }
+        }
+        let constant = Tr::int_lit(offset.into(), size_t.clone(), pos.clone());
+        Ok(scaled_indices
+            .into_iter()
+            .fold(constant, |e, i| Expr::new(ExprKind::Arith(ArithOp::Add, bx(e), bx(i)), size_t.clone(), pos.clone())))
+    }
+
+    /// The offset and type of member `id` of the record type `ty` (through anonymous members).
+    fn member_offset(&self, ty: CType, id: &Node<ast::Identifier>) -> Result<(u64, CType)> {
+        let name = &id.node.name;
+        let CType::Record(mut r) = ty else { return Err(self.error(id.span, format!("offsetof of member `{name}` of a non-record"))) };
+        let path = self.field_path(r, name).ok_or_else(|| self.error(id.span, format!("no member named `{name}`")))?;
+        let (mut offset, mut ty) = (0, ty);
+        for (k, t) in path {
+            let what = || format!("offsetof of a bit-field or of a member of {}", self.unknown_size(&CType::Record(r)));
+            offset += self.layout().field_offset(r, k).ok_or_else(|| self.unsupported(id.span, what()))?;
+            if let CType::Record(inner) = t {
+                r = inner;
+            }
+            ty = t;
+        }
+        Ok((offset, ty))
     }
 
     /// The members to go through to reach the member `name` of the record `r` (more than one

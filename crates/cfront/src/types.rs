@@ -220,8 +220,20 @@ pub struct Record {
     pub is_union: bool,
     /// The fields; `None` while the type is incomplete.
     pub fields: Option<Vec<Field>>,
-    /// An attribute that changes the layout (`packed`, `aligned`): the layout is unknown.
-    pub layout_attribute: Option<String>,
+    /// What GCC's attributes say about the layout.
+    pub attributes: RecordAttributes,
+}
+
+/// GCC's attributes of a record that change its layout.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordAttributes {
+    /// `packed`: no padding, every member at alignment 1.
+    pub packed: bool,
+    /// `aligned(N)`: the record's alignment is at least N.
+    pub aligned: Option<u64>,
+    /// An attribute whose layout is not modelled (`aligned` without argument, `packed` with
+    /// bit-fields, an attribute of a member): the layout is unknown.
+    pub unmodelled: Option<String>,
 }
 
 impl CType {
@@ -380,18 +392,24 @@ impl Layout<'_> {
         f.bit_width.is_some().then_some(bit)
     }
 
-    /// The layout of a record (System V): a bit-field goes at the next bit unless it would
+    /// The layout of a record (System V, and GCC's `packed` and `aligned`): a bit-field goes at the next bit unless it would
     /// cross a boundary of its type's size, where it starts the next unit; a zero-width one
     /// ends the unit; unnamed bit-fields do not align the record.
     fn record(&self, r: usize) -> Option<RecordLayout> {
-        let rec = self.records.get(r).filter(|rec| rec.layout_attribute.is_none())?;
+        let rec = self.records.get(r).filter(|rec| rec.attributes.unmodelled.is_none())?;
         let fields = rec.fields.as_ref()?;
+        let packed = rec.attributes.packed;
+        if packed && fields.iter().any(|f| f.bit_width.is_some()) {
+            // GCC packs bit-fields across their units' boundaries
+            return None;
+        }
         let (mut end, mut align, mut bits) = (0u64, 1u64, vec![]);
         for f in fields {
             let (fs, fa) = match &f.ty {
                 CType::Array(e, None) => (0, self.align(e)?),
                 t => (self.size(t)?, self.align(t)?),
             };
+            let fa = if packed { 1 } else { fa };
             if f.name.is_some() || f.bit_width.is_none() {
                 align = align.max(fa);
             }
@@ -406,6 +424,7 @@ impl Layout<'_> {
             end = if rec.is_union { end.max(width) } else { bit + width };
             bits.push(bit);
         }
+        let align = align.max(rec.attributes.aligned.unwrap_or(1));
         let size = end.div_ceil(8).div_ceil(align) * align;
         Some(RecordLayout { size, align, bits })
     }
@@ -441,7 +460,7 @@ mod tests {
         let recs = vec![Record {
             tag: None,
             is_union: false,
-            layout_attribute: None,
+            attributes: RecordAttributes::default(),
             fields: Some(vec![
                 Field { name: Some("c".into()), ty: CType::Int(IntKind::Char), bit_width: None },
                 Field { name: Some("l".into()), ty: CType::Int(IntKind::Long), bit_width: None },
@@ -457,7 +476,8 @@ mod tests {
         use IntKind::*;
         let field =
             |name: Option<&str>, k: IntKind, w: Option<u64>| Field { name: name.map(String::from), ty: CType::Int(k), bit_width: w };
-        let record = |fields: Vec<Field>| Record { tag: None, is_union: false, fields: Some(fields), layout_attribute: None };
+        let record =
+            |fields: Vec<Field>| Record { tag: None, is_union: false, fields: Some(fields), attributes: RecordAttributes::default() };
         let recs = vec![
             // struct { unsigned long a:3; unsigned b:3; long long c:40; unsigned d:32; _Bool e:1; }
             record(vec![

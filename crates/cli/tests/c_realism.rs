@@ -1,7 +1,7 @@
 //! End-to-end tests of C as real programs write it: memory as bytes, variadic functions,
 //! library models through function pointers, threads that outlive `main`, bit-fields, unions
 //! and structs with arrays as values, `printf`'s `%n`, `main`'s parameters, memory left at
-//! every way a program ends.
+//! every way a program ends, atexit handlers, GCC's packed and aligned layouts.
 
 mod common;
 
@@ -106,9 +106,9 @@ fn gnu_extensions_keep_their_meaning() {
     assert_verdict("gnu-extensions-bug.c", &[], "FALSE(unreach-call)", Some(12));
     let out = output(&own("asm-statement.c"), &["--timeout", "60"]);
     assert!(out.starts_with("UNKNOWN\nreason: unsupported: inline assembly at "), "{out}");
-    // a packed struct's layout is not modelled: never the padded one
-    let out = output(&own("packed-struct.c"), &["--timeout", "60"]);
-    assert!(out.starts_with("UNKNOWN\nreason: unsupported: sizeof of a struct or union with attribute `packed`"), "{out}");
+    // a packed struct's bit-fields are not laid out: never the unpacked layout
+    let out = output(&own("packed-bitfields.c"), &["--timeout", "60"]);
+    assert!(out.starts_with("UNKNOWN\nreason: unsupported: sizeof of a struct or union with attribute `packed` and bit-fields"), "{out}");
 }
 
 #[test]
@@ -137,4 +137,22 @@ fn memory_left_allocated_is_checked_however_the_program_ends() {
     let out = output(&own("cleanup-abort-bug.c"), &["--property", "valid-memsafety"]);
     assert!(out.starts_with("UNKNOWN\nreason: feasible error trace uses an over-approximation: leak check ignores memory"), "{out}");
     assert_verdict("cleanup-abort.c", &["--property", "valid-memsafety"], "TRUE", None);
+    // exit and main's return run the atexit handlers first; abort does not
+    assert_verdict("cleanup-atexit.c", &cleanup, "TRUE", None);
+    assert_verdict("cleanup-atexit-bug.c", &cleanup, "FALSE(valid-memcleanup)", Some(11));
+}
+
+#[test]
+fn atexit_handlers_run_last_registered_first() {
+    assert_verdict("atexit-order.c", &[], "TRUE", None);
+    assert_verdict("atexit-order-bug.c", &[], "FALSE(unreach-call)", Some(6));
+}
+
+#[test]
+fn packed_and_aligned_records_are_laid_out_as_gcc_does() {
+    for model in ["LP64", "ILP32"] {
+        let args = ["--data-model", model];
+        assert_verdict("layout-packed-aligned.c", &args, "TRUE", None);
+        assert_verdict("layout-packed-aligned-bug.c", &args, "FALSE(unreach-call)", Some(5));
+    }
 }

@@ -261,6 +261,35 @@ void *bsearch(const void *key, const void *base, unsigned long n, unsigned long 
   return 0;
 }
 
+/* stdlib.h: the functions atexit registers, called in the reverse order of their registration
+   when the program ends by exit or by returning from main (C11 7.22.4.2, 7.22.4.4), not by
+   abort or _Exit. The standard requires room for 32; a further registration fails. The
+   front end calls __tracery_exit_handlers at those ends of a program that names atexit. */
+
+struct __tracery_handlers {
+  int count;
+  void (*f[32])(void);
+};
+
+struct __tracery_handlers *__tracery_handler_list(void) {
+  static struct __tracery_handlers list;
+  return &list;
+}
+
+int atexit(void (*f)(void)) {
+  struct __tracery_handlers *h = __tracery_handler_list();
+  if (h->count == 32)
+    return -1;
+  h->f[h->count++] = f;
+  return 0;
+}
+
+void __tracery_exit_handlers(void) {
+  struct __tracery_handlers *h = __tracery_handler_list();
+  while (h->count > 0)
+    h->f[--h->count]();
+}
+
 /* main's arguments as the hosted environment passes them (C11 5.1.2.2.1): `n` strings that
    live until the program ends, of any length and contents, and a null pointer after them.
    __tracery_object allocates an object that is neither heap nor stack (its size in 64 bits:
