@@ -39,7 +39,7 @@ pub(crate) fn untagged() -> Term {
 }
 
 /// The tag of byte `k` of a pointer.
-fn pointer_tag(k: u64) -> Term {
+pub(crate) fn pointer_tag(k: u64) -> Term {
     int(k as i64 + 1)
 }
 

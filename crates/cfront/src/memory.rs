@@ -11,6 +11,9 @@
 
 use crate::error::{CError, Result};
 use crate::func::{Fx, Val};
+use crate::shape::Shape;
+use crate::tast::{Expr, ExprKind};
+use crate::translate::Tr;
 use crate::types::CType;
 use crate::Property;
 use ir::{SourcePos, Stmt, ViolationKind};
@@ -433,14 +436,62 @@ impl Fx<'_> {
                 continue;
             }
             self.use_memory();
-            // memory still reachable from global variables (or, at `exit`, from the active
-            // functions) is not lost: such a remaining allocation is only a possible leak
+            let err = self.b.error_loc(ir::Violation { kind, pos: Some(pos.clone()) });
             let approx = (prop == Property::ValidMemtrack && (at_exit || self.tr.globals_hold_pointers()))
                 .then(|| "leak check ignores memory that is still reachable".to_string());
-            let err = self.b.error_loc(ir::Violation { kind, pos: Some(pos.clone()) });
-            self.b.edge(self.cur, err, ir::Label::Stmt(Stmt::Assume(smt::build::not(&none))), Some(pos.clone()), approx);
-            self.assume(&none, pos);
+            let Some(_) = approx else {
+                self.b.edge(self.cur, err, ir::Label::Stmt(Stmt::Assume(smt::build::not(&none))), Some(pos.clone()), None);
+                self.assume(&none, pos);
+                continue;
+            };
+            // memory still reachable from the static variables (or, at `exit`, from the active
+            // functions) is not lost. When the program ends with no other thread, the heap
+            // objects they point to are known: none (every live object is lost), or as many as
+            // are live (none is); between the two, a remaining object is only a possible leak.
+            let roots = (!at_exit && !self.tr.may_start_threads).then(|| self.heap_roots(pos)).flatten();
+            let (dead, reached) = match &roots {
+                Some(roots) => {
+                    (smt::build::not(&or(&roots.iter().map(|(live, _)| live.clone()).collect::<Vec<_>>())), distinct_count(roots))
+                }
+                None => (bool_lit(false), None),
+            };
+            let live = smt::build::not(&none);
+            self.b.edge(self.cur, err, ir::Label::Stmt(Stmt::Assume(and(&[live.clone(), dead.clone()]))), Some(pos.clone()), None);
+            let unexplained = reached.as_ref().map_or(live, |n| lt(n, &alloc_count()));
+            let possible = and(&[unexplained, smt::build::not(&dead)]);
+            self.b.edge(self.cur, err, ir::Label::Stmt(Stmt::Assume(possible)), Some(pos.clone()), approx);
+            self.assume(&reached.map_or(none.clone(), |n| eq(&n, &alloc_count())), pos);
         }
+    }
+
+    /// For each pointer the static variables hold, that it points to a live heap object, with
+    /// that object's base (`None`: the pointers are too many or one cannot be read). In
+    /// memory as tagged bytes, a static object may hold a pointer at any byte (stored through a
+    /// cast): each byte where one starts is read; typed memory holds pointers only where the
+    /// object's type has them.
+    fn heap_roots(&mut self, pos: &SourcePos) -> Option<Vec<(Term, Term)>> {
+        let live_heap = |starts: Term, b: Term| (and(&[starts, lt(&int(0), &b), select(&valid(), &b)]), b);
+        let (mut places, mut roots) = (vec![], vec![]);
+        for (v, info) in self.tr.vars.iter().enumerate().filter(|(_, info)| info.is_static) {
+            match &info.shape {
+                Shape::Mem(base) if self.tr.tagged_bytes => {
+                    for o in 0..self.tr.layout().size(&info.ty)? {
+                        let at = |array: &Term| select(&select(array, base), &int(o as i64));
+                        let starts = eq(&at(&crate::bytes::mem_tag()), &crate::bytes::pointer_tag(0));
+                        roots.push(live_heap(starts, at(&mem_base())));
+                    }
+                }
+                _ => self.tr.pointer_places(Expr::new(ExprKind::Var(v), info.ty.clone(), pos.clone()), &mut places)?,
+            }
+            if places.len() + roots.len() > ROOT_POINTERS {
+                return None;
+            }
+        }
+        for place in places {
+            let Ok(Val::Ptr(b, _)) = self.rvalue(&place) else { return None };
+            roots.push(live_heap(bool_lit(true), b));
+        }
+        Some(roots)
     }
 
     /// The initial state of the memory model (in the initialization procedure).
@@ -456,5 +507,60 @@ impl Fx<'_> {
         }
         self.emit(Stmt::Assign(pairs), pos, None);
         self.init_literals(pos);
+    }
+}
+
+/// At most this many pointers (or bytes of static objects in memory) held by static variables
+/// decide a leak exactly.
+const ROOT_POINTERS: usize = 512;
+
+/// At most this many of them are counted (the count compares each with those before it).
+const COUNTED_ROOTS: usize = 32;
+
+/// The number of distinct objects among the `(points to one, base)` pairs, when they are few.
+fn distinct_count(roots: &[(Term, Term)]) -> Option<Term> {
+    if roots.len() > COUNTED_ROOTS {
+        return None;
+    }
+    let first = |i: usize| {
+        let (live, b) = &roots[i];
+        let earlier = roots[..i].iter().map(|(l, c)| and(&[l.clone(), eq(c, b)]));
+        and(&std::iter::once(live.clone()).chain(earlier.map(|e| smt::build::not(&e))).collect::<Vec<_>>())
+    };
+    Some(add(&(0..roots.len()).map(|i| smt::build::ite(&first(i), &int(1), &int(0))).collect::<Vec<_>>()))
+}
+
+impl Tr {
+    /// The pointer-typed parts of the object `e` (members and elements), added to `out`
+    /// (`None`: more than [`ROOT_POINTERS`], or a part of unknown extent that may hold one).
+    fn pointer_places(&self, e: Expr, out: &mut Vec<Expr>) -> Option<()> {
+        let pos = e.pos.clone();
+        match &e.ty {
+            CType::Pointer(_) => {
+                out.push(e);
+                (out.len() <= ROOT_POINTERS).then_some(())
+            }
+            CType::Array(elem, n) if self.holds_pointer(elem) => {
+                for i in 0..(*n)? {
+                    let index = Tr::int_lit(i.into(), self.size_t(), pos.clone());
+                    self.pointer_places(
+                        Expr::new(ExprKind::Index(Box::new(e.clone()), Box::new(index)), (**elem).clone(), pos.clone()),
+                        out,
+                    )?;
+                    if out.len() > ROOT_POINTERS {
+                        return None;
+                    }
+                }
+                Some(())
+            }
+            CType::Record(r) => {
+                let fields = self.records.get(*r)?.fields.as_ref()?;
+                for (k, f) in fields.iter().enumerate().filter(|(_, f)| f.bit_width.is_none()) {
+                    self.pointer_places(Expr::new(ExprKind::Member(Box::new(e.clone()), k), f.ty.clone(), pos.clone()), out)?;
+                }
+                Some(())
+            }
+            _ => Some(()),
+        }
     }
 }

@@ -917,20 +917,28 @@ impl Fx<'_> {
         self.tr.declare(name, Ordinary::Var(v));
     }
 
-    /// Declares `name` for its own initializer, where it is in scope (`struct node *n =
-    /// malloc(sizeof *n);`) but its object does not exist yet: the initializer may use its type;
-    /// a use of its value or address is unsupported (C leaves the value indeterminate).
-    fn declare_in_own_initializer(&mut self, name: &str, ty: &CType) {
-        let shape = Shape::Unsupported("object in its own initializer".into());
+    /// Declares `name` (declared at `key`) for its own initializer, where it is in scope
+    /// (`struct node *n = malloc(sizeof *n);`, `struct list_head h = { &h, &h };`) but its
+    /// object does not exist yet: the initializer may use its type, and its address when the
+    /// object lives in memory (the name of its base, returned, is the object's; the object is
+    /// allocated before the initializer runs); a use of its value is unsupported (C leaves it
+    /// indeterminate), and taking its address puts it in memory (the translation starts over).
+    fn declare_in_own_initializer(&mut self, name: &str, ty: &CType, key: usize) -> Option<String> {
+        let ir_name = self.tr.mem_locals.contains(&key).then(|| self.local_name(name));
+        let shape = match &ir_name {
+            Some(n) => Shape::Mem(Term::var(&format!("&{n}"), Sort::Int)),
+            None => Shape::Unsupported("object in its own initializer".into()),
+        };
         self.tr.vars.push(VarInfo {
             c_name: name.to_string(),
             ir_name: String::new(),
             ty: ty.clone(),
             shape,
             is_static: false,
-            decl_key: None,
+            decl_key: Some(key),
         });
         self.tr.declare(name, Ordinary::Var(self.tr.vars.len() - 1));
+        ir_name
     }
 
     /// A declaration in a block.
@@ -985,22 +993,22 @@ impl Fx<'_> {
                 self.tr.statics.push(StaticInit { var: v, init, external: false, pos });
                 continue;
             }
-            let (ty, inits) = match &id.node.initializer {
-                Some(init) => {
-                    self.declare_in_own_initializer(&name, &ty);
-                    let (t, i) = self.tr.initializer(&ty, init)?;
-                    (t, Some(i))
-                }
-                None => (ty, None),
-            };
             let key = id.node.declarator.span.start;
+            let (ty, inits, ir_name) = match &id.node.initializer {
+                Some(init) => {
+                    let ir_name = self.declare_in_own_initializer(&name, &ty, key);
+                    let (t, i) = self.tr.initializer(&ty, init)?;
+                    (t, Some(i), ir_name)
+                }
+                None => (ty, None, None),
+            };
             if let Some(inits) = &inits {
                 if let Some(pointee) = self.promotable_pointee(key, &ty, inits) {
                     self.promote(&name, key, ty, pointee, &pos);
                     continue;
                 }
             }
-            let ir_name = self.local_name(&name);
+            let ir_name = ir_name.unwrap_or_else(|| self.local_name(&name));
             // the length of a variable-length array
             let len = match (&ty, vla_size(&id.node.declarator.node)) {
                 (CType::Array(elem, None), Some(size)) => {

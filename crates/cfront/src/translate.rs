@@ -167,6 +167,9 @@ pub(crate) struct Tr {
     /// Whether the program may register functions with the library's `atexit`, so that its
     /// ends by `exit` and by returning from the entry function call them.
     pub exit_handlers: bool,
+    /// Whether the program names a function that starts threads (known before any function
+    /// is translated, unlike `uses_threads`).
+    pub may_start_threads: bool,
     /// Names of procedure-local variables of all procedures (globals avoid them).
     pub local_names: HashSet<String>,
     /// Positions of static assertions at file scope that fail.
@@ -184,6 +187,11 @@ pub(crate) const CALLED_ENTRY: &str = "#called";
 impl Tr {
     /// Whether a variable with static storage may hold a pointer.
     pub fn globals_hold_pointers(&self) -> bool {
+        self.vars.iter().filter(|v| v.is_static).any(|v| self.holds_pointer(&v.ty))
+    }
+
+    /// Whether an object of type `t` holds a pointer (in a member or element).
+    pub fn holds_pointer(&self, t: &CType) -> bool {
         fn has_ptr(t: &CType, recs: &[crate::types::Record], depth: usize) -> bool {
             match t {
                 CType::Pointer(_) => true,
@@ -194,7 +202,7 @@ impl Tr {
                 _ => false,
             }
         }
-        self.vars.iter().filter(|v| v.is_static).any(|v| has_ptr(&v.ty, &self.records, 0))
+        has_ptr(t, &self.records, 0)
     }
 
     /// A fresh translation state.
@@ -237,6 +245,7 @@ impl Tr {
             uses_memory: false,
             uses_threads: false,
             exit_handlers: false,
+            may_start_threads: false,
             back: BackTranslation::default(),
         }
     }
@@ -415,6 +424,7 @@ impl Tr {
         let mut names = NamesUsed::default();
         lang_c::visit::Visit::visit_translation_unit(&mut names, unit);
         self.exit_handlers = names.0.contains("atexit") && !self.defined.contains("atexit");
+        self.may_start_threads = ["pthread_create", "thrd_create"].iter().any(|f| names.0.contains(*f));
         // the library's models of the functions the program does not define
         let library = crate::library::library();
         self.in_library(|tr| library.iter().flat_map(|l| l.declarations()).try_for_each(|d| tr.declaration(d, true)))?;

@@ -1,0 +1,18 @@
+// An object's initializer may take the object's address: an empty circular list.
+#include <stdlib.h>
+extern void abort(void);
+void reach_error(void) { abort(); }
+struct list { struct list *next, *prev; };
+int main(void) {
+  struct list head = { &head, &head };
+  if (head.next != &head || head.prev->next != &head)
+    reach_error();
+  struct list *n = malloc(sizeof *n);
+  if (!n)
+    return 0;
+  n->next = &head;
+  n->prev = &head;
+  head.next = head.prev = n;
+  free(head.next);
+  return 0;
+}
