@@ -1,5 +1,5 @@
 //! Models of C library functions written in C (`library/models.c`): `string.h`, the byte
-//! functions, `ctype.h`, `strtol` & co., `fgets`, `ffs` & co., `qsort` and `bsearch`, `atexit`, and `main`'s arguments. A program that calls one and does not define it gets the model's
+//! functions, `ctype.h`, `strtol` & co., `<stdio.h>`'s streams, `ffs` & co., `qsort` and `bsearch`, `atexit`, and `main`'s arguments. A program that calls one and does not define it gets the model's
 //! definition, translated like its own functions (only if reachable), with positions in the
 //! pseudo-file `<library>`.
 
@@ -14,6 +14,13 @@ pub const LIBRARY_FILE: &str = "<library>";
 /// The model that calls the functions registered with `atexit` (at the ends of a program
 /// that `exit` and the return from `main` make).
 pub const EXIT_HANDLERS: &str = "__tracery_exit_handlers";
+
+/// The streams `<stdio.h>` declares, objects of the library's stream type when the program
+/// declares them without a definition.
+pub const STD_STREAMS: &[&str] = &["stdin", "stdout", "stderr"];
+
+/// The tag of the library's stream type.
+pub const STREAM_TAG: &str = "__tracery_stream";
 
 /// The parsed models and the map of their positions.
 pub struct Library {

@@ -137,8 +137,13 @@ impl Fx<'_> {
                 self.allocate(b, &int(size as i64), false, &s.pos);
             }
             if s.init.is_empty() && s.external {
-                if !matches!(info.shape, Shape::Mem(_)) {
-                    self.havoc_object(&info.shape, &s.pos);
+                match (&info.shape, self.tr.std_stream_size(&info.c_name)) {
+                    (Shape::Ptr(b, o), Some(size)) => {
+                        self.allocate(b, &int(size as i64), false, &s.pos);
+                        self.emit(Stmt::Assign(vec![(o.clone(), int(0))]), &s.pos, None);
+                    }
+                    (Shape::Mem(_), _) => {}
+                    _ => self.havoc_object(&info.shape, &s.pos),
                 }
             } else {
                 self.zero_object(&info.shape, &s.pos);

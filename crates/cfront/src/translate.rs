@@ -190,6 +190,16 @@ impl Tr {
         self.vars.iter().filter(|v| v.is_static).any(|v| self.holds_pointer(&v.ty))
     }
 
+    /// The size of the object a standard stream `name` (declared without a definition)
+    /// points to, if it is one.
+    pub fn std_stream_size(&self, name: &str) -> Option<u64> {
+        if !crate::library::STD_STREAMS.contains(&name) {
+            return None;
+        }
+        let Some(Tag::Record(r)) = self.scopes.first()?.tags.get(crate::library::STREAM_TAG) else { return None };
+        self.layout().size(&CType::Record(*r))
+    }
+
     /// Whether an object of type `t` holds a pointer (in a member or element).
     pub fn holds_pointer(&self, t: &CType) -> bool {
         fn has_ptr(t: &CType, recs: &[crate::types::Record], depth: usize) -> bool {

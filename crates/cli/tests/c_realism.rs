@@ -1,7 +1,7 @@
 //! End-to-end tests of C as real programs write it: memory as bytes, variadic functions,
 //! library models through function pointers, threads that outlive `main`, bit-fields, unions
 //! and structs with arrays as values, `printf`'s `%n`, `main`'s parameters, memory left at
-//! every way a program ends, atexit handlers, GCC's packed and aligned layouts.
+//! every way a program ends, atexit handlers, GCC's packed and aligned layouts, streams.
 
 mod common;
 
@@ -160,6 +160,14 @@ fn leaks_at_the_end_are_decided_from_what_static_variables_point_to() {
     assert!(out.starts_with("UNKNOWN\nreason: feasible error trace uses an over-approximation: leak check ignores memory"), "{out}");
     let out = output(&own("static-roots-bytes.c"), &[&memsafety[..], &["--timeout", "20"]].concat());
     assert!(out.starts_with("UNKNOWN\n"), "{out}");
+}
+
+#[test]
+fn streams_may_fail_to_open_and_are_accessed_by_each_function() {
+    let both = ["--property", "valid-memsafety,unreach-call"];
+    assert_verdict("stdio-fopen.c", &both, "TRUE", None);
+    let out = output(&own("stdio-fopen-bug.c"), &["--property", "valid-memsafety"]);
+    assert!(out.starts_with("FALSE(valid-deref)\n") && out.contains("stdio-fopen-bug.c:5:11  int c = fgetc(f);"), "{out}");
 }
 
 #[test]

@@ -192,10 +192,62 @@ int atoi(const char *s) { return (int)strtol(s, 0, 10); }
 
 long atol(const char *s) { return strtol(s, 0, 10); }
 
-/* stdio.h: a line of input, each character arbitrary; the input may end (or fail) before
-   any character is read (NULL, the buffer untouched) or after any of them. */
+/* stdio.h's streams: a stream is an object of the library (neither heap nor stack: a stream
+   left open is no leak), stdin, stdout and stderr three of them. Each function that takes a
+   stream accesses it (a null or dangling stream is an invalid access); fopen may fail; reads
+   give arbitrary input and may end or fail at any point. */
+
+struct __tracery_stream {
+  int used;
+};
+
+void *__tracery_object(unsigned long long size);
+
+void __tracery_use_stream(void *stream) { ((struct __tracery_stream *)stream)->used = 1; }
+
+void *fopen(const char *path, const char *mode) {
+  char first = *path + *mode;
+  if (__VERIFIER_nondet_int())
+    return 0;
+  return __tracery_object(sizeof(struct __tracery_stream));
+}
+
+int fclose(void *stream) {
+  __tracery_use_stream(stream);
+  return __VERIFIER_nondet_int() ? 0 : -1;
+}
+
+int fgetc(void *stream) {
+  __tracery_use_stream(stream);
+  int c = __VERIFIER_nondet_int();
+  __VERIFIER_assume(c >= -1 && c <= 255);
+  return c;
+}
+
+int getc(void *stream) { return fgetc(stream); }
+
+int feof(void *stream) {
+  __tracery_use_stream(stream);
+  return __VERIFIER_nondet_int() ? 1 : 0;
+}
+
+int ferror(void *stream) { return feof(stream); }
+
+unsigned long fread(void *p, unsigned long size, unsigned long n, void *stream) {
+  __tracery_use_stream(stream);
+  unsigned long items = __VERIFIER_nondet_ulong();
+  __VERIFIER_assume(items <= n);
+  unsigned char *bytes = p;
+  for (unsigned long i = 0; i < items * size; i++)
+    bytes[i] = __VERIFIER_nondet_uchar();
+  return items;
+}
+
+/* a line of input, each character arbitrary; the input may end (or fail) before any
+   character is read (NULL, the buffer untouched) or after any of them. */
 
 char *fgets(char *s, int n, void *stream) {
+  __tracery_use_stream(stream);
   if (n <= 0 || __VERIFIER_nondet_int())
     return 0;
   int k = 0;
@@ -294,8 +346,6 @@ void __tracery_exit_handlers(void) {
    live until the program ends, of any length and contents, and a null pointer after them.
    __tracery_object allocates an object that is neither heap nor stack (its size in 64 bits:
    under ILP32, (n + 1) * 4 does not fit an unsigned long for n near INT_MAX). */
-
-void *__tracery_object(unsigned long long size);
 
 char **__tracery_strings(int n) {
   char **v = __tracery_object(((unsigned long long)n + 1) * sizeof(char *));
