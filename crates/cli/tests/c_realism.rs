@@ -154,6 +154,8 @@ fn leaks_at_the_end_are_decided_from_what_static_variables_point_to() {
     let memsafety = ["--property", "valid-memsafety"];
     assert_verdict("leak-static-roots-bug.c", &memsafety, "FALSE(valid-memtrack)", Some(5));
     assert_verdict("static-roots-hold-all.c", &memsafety, "TRUE", None);
+    assert_verdict("list-build-free-bug.c", &memsafety, "FALSE(valid-memtrack)", Some(7));
+    assert_verdict("union-double-free-bug.c", &memsafety, "FALSE(valid-free)", Some(8));
     assert_verdict("static-roots-hold-all.c", &["--property", "valid-memcleanup"], "FALSE(valid-memcleanup)", Some(4));
     // reachable through the heap, or through a pointer's bytes: never a leak, not yet a proof
     let out = output(&own("static-roots-through-heap.c"), &memsafety);
