@@ -449,14 +449,16 @@ impl Fx<'_> {
             // objects they point to are known: none (every live object is lost), or as many as
             // are live (none is); between the two, a remaining object is only a possible leak.
             let roots = (!at_exit && !self.tr.may_start_threads).then(|| self.heap_roots(pos)).flatten();
+            let live = smt::build::not(&none);
             let (dead, reached) = match &roots {
                 Some(roots) => {
-                    (smt::build::not(&or(&roots.iter().map(|(live, _)| live.clone()).collect::<Vec<_>>())), distinct_count(roots))
+                    let dead = smt::build::not(&or(&roots.iter().map(|(live, _)| live.clone()).collect::<Vec<_>>()));
+                    let lost = Stmt::Assume(and(&[live.clone(), dead.clone()]));
+                    self.b.edge(self.cur, err, ir::Label::Stmt(lost), Some(pos.clone()), None);
+                    (dead, distinct_count(roots))
                 }
                 None => (bool_lit(false), None),
             };
-            let live = smt::build::not(&none);
-            self.b.edge(self.cur, err, ir::Label::Stmt(Stmt::Assume(and(&[live.clone(), dead.clone()]))), Some(pos.clone()), None);
             let unexplained = reached.as_ref().map_or(live, |n| lt(n, &alloc_count()));
             let possible = and(&[unexplained, smt::build::not(&dead)]);
             self.b.edge(self.cur, err, ir::Label::Stmt(Stmt::Assume(possible)), Some(pos.clone()), approx);
