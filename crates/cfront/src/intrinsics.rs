@@ -462,9 +462,6 @@ impl Fx<'_> {
         Ok(Val::Int(sem.bool_to_int(&smt::build::not(&fits))))
     }
 
-    /// The program ends here, not by returning from `main` (`exit`, `abort`, a failed
-    /// assertion or an error function when `unreach-call` is not checked): SV-COMP counts
-    /// memory still allocated as a `valid-memcleanup` violation however the program ends.
     /// Calls the functions registered with `atexit` (at `exit` and at the entry function's
     /// return).
     pub(crate) fn run_exit_handlers(&mut self, pos: &SourcePos) -> Result<()> {
@@ -475,6 +472,9 @@ impl Fx<'_> {
         self.effect(&Expr::new(call, CType::Void, pos.clone()))
     }
 
+    /// The program ends here, not by returning from `main` (`exit`, `abort`, a failed
+    /// assertion or an error function when `unreach-call` is not checked): SV-COMP counts
+    /// memory still allocated as a `valid-memcleanup` violation however the program ends.
     fn end_program(&mut self, pos: &SourcePos) {
         self.leak_checks(true, pos);
         self.terminate(pos);

@@ -439,11 +439,11 @@ impl Fx<'_> {
             let err = self.b.error_loc(ir::Violation { kind, pos: Some(pos.clone()) });
             let approx = (prop == Property::ValidMemtrack && (at_exit || self.tr.globals_hold_pointers()))
                 .then(|| "leak check ignores memory that is still reachable".to_string());
-            let Some(_) = approx else {
+            if approx.is_none() {
                 self.b.edge(self.cur, err, ir::Label::Stmt(Stmt::Assume(smt::build::not(&none))), Some(pos.clone()), None);
                 self.assume(&none, pos);
                 continue;
-            };
+            }
             // memory still reachable from the static variables (or, at `exit`, from the active
             // functions) is not lost. When the program ends with no other thread, the heap
             // objects they point to are known: none (every live object is lost), or as many as

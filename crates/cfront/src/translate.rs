@@ -371,12 +371,11 @@ impl Tr {
             CType::Array(e, _) => self.unmodelled_attribute(e, depth),
             CType::Record(r) if depth < 16 => {
                 let rec = self.records.get(*r)?;
-                let packed_bits = rec.attributes.packed && rec.fields.iter().flatten().any(|f| f.bit_width.is_some());
                 rec.attributes
                     .unmodelled
                     .as_ref()
                     .map(|a| format!("attribute `{a}`"))
-                    .or_else(|| packed_bits.then(|| "attribute `packed` and bit-fields".into()))
+                    .or_else(|| rec.packs_bit_fields().then(|| "attribute `packed` and bit-fields".into()))
                     .or_else(|| rec.fields.iter().flatten().find_map(|f| self.unmodelled_attribute(&f.ty, depth + 1)))
             }
             _ => None,

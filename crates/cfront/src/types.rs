@@ -236,6 +236,14 @@ pub struct RecordAttributes {
     pub unmodelled: Option<String>,
 }
 
+impl Record {
+    /// Whether the record is `packed` and has bit-fields: GCC packs those across their units'
+    /// boundaries, a layout not modelled.
+    pub fn packs_bit_fields(&self) -> bool {
+        self.attributes.packed && self.fields.iter().flatten().any(|f| f.bit_width.is_some())
+    }
+}
+
 impl CType {
     /// `int`.
     pub const INT: CType = CType::Int(IntKind::Int);
@@ -396,13 +404,9 @@ impl Layout<'_> {
     /// cross a boundary of its type's size, where it starts the next unit; a zero-width one
     /// ends the unit; unnamed bit-fields do not align the record.
     fn record(&self, r: usize) -> Option<RecordLayout> {
-        let rec = self.records.get(r).filter(|rec| rec.attributes.unmodelled.is_none())?;
+        let rec = self.records.get(r).filter(|rec| rec.attributes.unmodelled.is_none() && !rec.packs_bit_fields())?;
         let fields = rec.fields.as_ref()?;
         let packed = rec.attributes.packed;
-        if packed && fields.iter().any(|f| f.bit_width.is_some()) {
-            // GCC packs bit-fields across their units' boundaries
-            return None;
-        }
         let (mut end, mut align, mut bits) = (0u64, 1u64, vec![]);
         for f in fields {
             let (fs, fa) = match &f.ty {

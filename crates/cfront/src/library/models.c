@@ -206,7 +206,7 @@ void *__tracery_object(unsigned long long size);
 void __tracery_use_stream(void *stream) { ((struct __tracery_stream *)stream)->used = 1; }
 
 void *fopen(const char *path, const char *mode) {
-  char first = *path + *mode;
+  char first = *path + *mode; /* both must be strings: their first characters are read */
   if (__VERIFIER_nondet_int())
     return 0;
   return __tracery_object(sizeof(struct __tracery_stream));
