@@ -144,3 +144,27 @@ fn the_thread_library_synchronizes_as_posix_defines() {
         "{out}"
     );
 }
+
+#[test]
+fn the_stateful_search_decides_programs_with_finitely_many_states() {
+    // each state is explored once: a bug behind one interleaving of 20 atomic additions, its
+    // fixed twin, and threads that read inputs (the bug needs two different ones), under every
+    // reduction, by the search alone and by the default strategy
+    for por in POR {
+        for engine in [&["--engine", "exec"][..], &[]] {
+            let args = [&["--timeout", "30", "--por", por], engine].concat();
+            let how = format!("{por} {}", engine.join(" "));
+            let out = output(&own("conc-handoff-bug.c"), &args);
+            assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("conc-handoff-bug.c:30:29"), "{how}: {out}");
+            assert_eq!(verdict(&own("conc-handoff.c"), &args), "TRUE", "{how}");
+            let out = output(&own("conc-input-sum-bug.c"), &args);
+            assert!(out.starts_with("FALSE(unreach-call)\n") && out.contains("conc-input-sum-bug.c:22:19"), "{how}: {out}");
+            assert_eq!(verdict(&own("conc-input-sum.c"), &args), "TRUE", "{how}");
+        }
+    }
+    // two threads through two barriers built of a mutex and condition variables, no input
+    if let Some(f) = shared("sv/pthread-divine", "barrier_2t.i") {
+        assert_eq!(verdict(&f, &["--timeout", "30", "--engine", "exec"]), "TRUE");
+        assert_eq!(verdict(&f, &["--timeout", "30"]), "TRUE");
+    }
+}

@@ -12,7 +12,7 @@
 use crate::annotation::Proof;
 use crate::budget::QueryBudget;
 use crate::cegar::{self, Abstraction};
-use crate::strategy::{on_automaton, Engine, Prepared, Task};
+use crate::strategy::{on_automaton, Engine, Interleavings, Prepared, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use ir::{TransFormula, ViolationKind};
 use refine::ssa::{mentioned_vars, rename_step};
@@ -43,7 +43,9 @@ impl Engine for Bmc {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        let verdict = on_automaton(task, config, ir::Acceleration::Polynomial, stats, |a, stats| unroll(task.entry, a, config, stats));
+        let verdict = on_automaton(task, config, ir::Acceleration::Polynomial, Interleavings::Built, stats, |a, stats| {
+            unroll(task.entry, a, config, stats)
+        });
         (verdict.unwrap_or_else(|u| Verdict::Unknown(u.prefixed("bmc"))), None)
     }
 }

@@ -116,11 +116,71 @@ pub(crate) trait Abstraction {
     /// The program automaton, for engines that explore it themselves (without calls and
     /// returns for flat words and interleavings).
     fn automaton(&self) -> Nwa;
+    /// The variables that are dead after each letter and that a search may forget (none:
+    /// every variable counts).
+    fn dead_after(&self, _letter: usize) -> &[Term] {
+        &[]
+    }
+    /// The program automaton's states as an engine that searches them one at a time asks for
+    /// them.
+    fn states(&self) -> Box<dyn States + '_> {
+        Box::new(Explicit::new(self.automaton()))
+    }
     /// The checked proof of a TRUE answer from reachable states of the automaton (state
     /// `(s, _)` is at state `s` of it) with a formula for each (over the variables in scope).
     fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof;
     /// The Floyd–Hoare annotation of an empty difference, checked (`None` if time ran out).
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], shared: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof>;
+}
+
+/// A program automaton whose states an engine searches one at a time.
+pub(crate) trait States {
+    fn initial(&self) -> usize;
+    /// The internal and call letters that leave `state` with their targets, and the return
+    /// letters to the call letter `pending`; an error if they cannot be known.
+    fn successors(&self, state: usize, pending: Option<usize>) -> Result<Vec<(usize, usize)>, String>;
+    fn accepting(&self, state: usize) -> bool;
+    /// Whether a search may reach `state` by more than one path (`false` only where one
+    /// transition enters it and it is not the initial state).
+    fn join(&self, state: usize) -> bool;
+}
+
+/// An automaton built whole as [`States`].
+pub(crate) struct Explicit {
+    nwa: Nwa,
+    joins: Vec<bool>,
+}
+
+impl Explicit {
+    pub(crate) fn new(nwa: Nwa) -> Explicit {
+        let mut incoming = vec![0usize; nwa.accepting.len()];
+        let internal = nwa.internal.iter().chain(&nwa.calls).flatten().map(|&(_, t)| t);
+        for t in internal.chain(nwa.returns.iter().flatten().map(|&(_, _, t)| t)) {
+            incoming[t] += 1;
+        }
+        let joins = incoming.iter().enumerate().map(|(q, &n)| n > 1 || q == nwa.initial).collect();
+        Explicit { nwa, joins }
+    }
+}
+
+impl States for Explicit {
+    fn initial(&self) -> usize {
+        self.nwa.initial
+    }
+
+    fn successors(&self, state: usize, pending: Option<usize>) -> Result<Vec<(usize, usize)>, String> {
+        let internal = self.nwa.internal[state].iter().chain(&self.nwa.calls[state]).copied();
+        let returns = self.nwa.returns[state].iter().filter(|(call, _, _)| Some(*call) == pending).map(|&(_, r, t)| (r, t));
+        Ok(internal.chain(returns).collect())
+    }
+
+    fn accepting(&self, state: usize) -> bool {
+        self.nwa.accepting[state]
+    }
+
+    fn join(&self, state: usize) -> bool {
+        self.joins[state]
+    }
 }
 
 /// The nesting of a sequence of letters of these kinds (returns matched with calls by a stack).

@@ -28,11 +28,10 @@
 
 use crate::annotation::Proof;
 use crate::budget::QueryBudget;
-use crate::cegar::{self, Abstraction, Kind};
+use crate::cegar::{self, Abstraction, Kind, States};
 use crate::cex::Choices;
-use crate::strategy::{on_automaton, Engine, Task};
+use crate::strategy::{on_automaton, Engine, Interleavings, Task};
 use crate::{Config, Stats, Unknown, Verdict};
-use automata::nested::Nwa;
 use cegar::Confirmation;
 use ir::{TransFormula, ViolationKind};
 use refine::{check_scoped_trace_with_hints, TraceCheck};
@@ -91,7 +90,9 @@ impl Engine for Exec {
         let searched = std::thread::scope(|scope| {
             let run = std::thread::Builder::new().name("exec".into()).stack_size(crate::portfolio::LANE_STACK).spawn_scoped(scope, || {
                 smt::z3backend::interrupt_when(Some(config.cancel.flag()));
-                on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, self, config, stats))
+                on_automaton(task, &single, ir::Acceleration::Linear, Interleavings::OnTheFly, stats, |a, stats| {
+                    search(task.entry, a, self, config, stats)
+                })
             });
             match run {
                 Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
@@ -141,6 +142,11 @@ struct Node {
     hash: u64,
     /// The node of the path with the same key before this one.
     shadows: Option<usize>,
+    /// The letters that leave its state and their targets, once asked for.
+    successors: Option<Rc<[(usize, usize)]>>,
+    /// A hash of the path condition (the sum of hashes of what the path asserted: the same
+    /// for the same assertions in any order).
+    pc: u64,
     /// Whether the path to it relies on an over-approximation: it constrains a value that an
     /// over-approximating statement chose, or passes one that chooses nothing.
     relies: bool,
@@ -154,11 +160,11 @@ impl Node {
 }
 
 /// What a step does: blocked, or taken (with a solver scope when it added definitions or
-/// constraints, whether the constraints depend on symbolic values, and the constant values it
-/// assigned).
+/// constraints, whether the constraints depend on symbolic values, the constant values it
+/// assigned, and a hash of what it asserted).
 enum Step {
     Blocked,
-    Taken { scoped: bool, branched: bool, relies: bool, constants: Vec<(Term, Value)> },
+    Taken { scoped: bool, branched: bool, relies: bool, constants: Vec<(Term, Value)>, asserted: u64 },
 }
 
 /// The value of a variable on the path: known (a constant, an array of constants), or a
@@ -259,7 +265,7 @@ enum Run {
 
 struct Search<'a> {
     a: &'a dyn Abstraction,
-    nwa: Nwa,
+    states: Box<dyn States + 'a>,
     locals: BTreeSet<Term>,
     values: HashMap<Term, Val>,
     /// The symbols that over-approximating statements chose, and those defined from them.
@@ -269,9 +275,9 @@ struct Search<'a> {
     /// A hash of `values` (kept as they change), and the nodes of the path by state and hash.
     hash: u64,
     on_path: HashMap<u64, usize, FxBuildHasher>,
-    /// The states where the nodes are kept in `on_path`: the initial one and those with more
-    /// than one incoming transition (every cycle of the automaton passes one).
-    joins: Vec<bool>,
+    /// Every node explored in the round (by [`Node::key`], path condition and reliance on an
+    /// over-approximation), with the fewest letters it was reached by.
+    explored: HashMap<(u64, u64, bool), usize, FxBuildHasher>,
     /// How often each letter branched on symbolic values on the path, by the depth of the call
     /// stack it was taken at, and whether a path cut with [`SYMBOLIC_BRANCHES`] of them ends the
     /// search.
@@ -299,18 +305,17 @@ fn search(entry: &str, a: &dyn Abstraction, engine: &Exec, config: &Config, stat
         (Ok(s), Ok(c)) => (s, c),
         (Err(e), _) | (_, Err(e)) => return (Verdict::unknown(format!("{name}: cannot start the solver {}: {e}", config.solver)), None),
     };
-    let nwa = a.automaton();
-    let joins = joins(&nwa);
+    let states = a.states();
     let mut s = Search {
         a,
-        nwa,
+        states,
         locals: a.scopes().1,
         values: HashMap::new(),
         plans: HashMap::new(),
         tainted: HashSet::new(),
         hash: 0,
         on_path: HashMap::default(),
-        joins,
+        explored: HashMap::default(),
         branches: HashMap::new(),
         finite: engine.finite,
         calls: vec![],
@@ -388,6 +393,7 @@ fn search(entry: &str, a: &dyn Abstraction, engine: &Exec, config: &Config, stat
                 ))
             }
             Round::Exhausted => break None,
+            Round::Failed(why) => break Some(format!("{name}: {why}")),
             // every node was left: the values, the call stack and the solver are as at the start
             Round::Bounded if bound >= LAST_BOUND => {
                 break Some(format!("{name}: no error path of at most {bound} letters (the longest it searches)"))
@@ -424,13 +430,15 @@ enum Round {
     Exhausted,
     /// Some path was cut at the bound.
     Bounded,
+    /// The successors of a state are not known (why).
+    Failed(String),
 }
 
 impl Search<'_> {
     /// A depth-first search of the words of at most `bound` letters.
     fn round(&mut self, bound: usize, config: &Config, confirm: &mut Confirm) -> Round {
         let first = Node {
-            state: self.nwa.initial,
+            state: self.states.initial(),
             next: 0,
             letter: None,
             branched: false,
@@ -441,9 +449,13 @@ impl Search<'_> {
             depth: 0,
             hash: self.state_hash(),
             shadows: None,
+            successors: None,
+            pc: 0,
             relies: false,
         };
         self.on_path.insert(first.key(), 0);
+        self.explored.clear();
+        self.explored(&first, 0);
         let mut nodes = vec![first];
         let mut cut = false;
         let mut steps = 0usize;
@@ -456,8 +468,13 @@ impl Search<'_> {
                     return Round::Stopped(why);
                 }
             }
-            let state = node.state;
-            let successors = self.successors(state);
+            let successors = match &node.successors {
+                Some(s) => s.clone(),
+                None => match self.successors(node.state) {
+                    Ok(s) => node.successors.insert(s).clone(),
+                    Err(why) => return Round::Failed(why),
+                },
+            };
             if node.next >= successors.len() || self.word.len() >= bound {
                 if node.next < successors.len() {
                     cut = true;
@@ -482,9 +499,18 @@ impl Search<'_> {
             let trail = self.trail.len();
             let scopes = node.scopes;
             let relied = node.relies;
-            match self.take(letter, config) {
+            let pc = node.pc;
+            // (what the step chooses is named by where it is made)
+            let tag = mix(mix(node.key(), node.pc), mix(self.word.len() as u64, letter as u64));
+            match self.take(letter, tag, config) {
                 Step::Blocked => self.undo_to(trail),
-                Step::Taken { scoped, branched, relies, constants } => {
+                Step::Taken { scoped, branched, relies, constants, asserted } => {
+                    // (values never read again make no state of their own)
+                    for x in self.a.dead_after(letter) {
+                        if self.values.contains_key(x) {
+                            self.set(x, None);
+                        }
+                    }
                     let mut node = Node {
                         state: target,
                         next: 0,
@@ -497,10 +523,15 @@ impl Search<'_> {
                         depth: self.calls.len(),
                         hash: self.state_hash(),
                         shadows: None,
+                        successors: None,
+                        pc: pc.wrapping_add(asserted),
                         relies: relied || relies,
                     };
-                    let join = self.joins[target];
-                    if join && self.revisits(&nodes, &node) {
+                    let join = self.states.join(target);
+                    if join && (self.revisits(&nodes, &node) || self.explored(&node, self.word.len() + 1)) {
+                        if scoped {
+                            self.solver.pop();
+                        }
                         self.undo_to(trail);
                         continue;
                     }
@@ -511,7 +542,7 @@ impl Search<'_> {
                     self.hints.push(constants);
                     self.steps += 1;
                     self.longest = self.longest.max(self.word.len());
-                    self.beyond_model |= self.nwa.accepting[target] && !self.is_error(target);
+                    self.beyond_model |= self.states.accepting(target) && !self.is_error(target);
                     if join {
                         node.shadows = self.on_path.insert(node.key(), nodes.len());
                     }
@@ -536,10 +567,29 @@ impl Search<'_> {
                 }
             }
         }
+        tracing::debug!(bound, steps = self.steps, explored = self.explored.len(), "exec: a round ended");
         if cut {
             Round::Bounded
         } else {
             Round::Exhausted
+        }
+    }
+
+    /// Whether a node with `node`'s state, values, call stack and path condition was explored
+    /// in this round at most `depth` letters deep (every error it reaches within the bound,
+    /// that one reached); if not, it is recorded at `depth`. States are matched by hashes.
+    fn explored(&mut self, node: &Node, depth: usize) -> bool {
+        let key = (node.key(), node.pc, node.relies);
+        match self.explored.get_mut(&key) {
+            Some(d) if *d <= depth => true,
+            Some(d) => {
+                *d = depth;
+                false
+            }
+            None => {
+                self.explored.insert(key, depth);
+                false
+            }
         }
     }
 
@@ -590,7 +640,7 @@ impl Search<'_> {
     /// Takes back `node` and what it changed.
     fn leave(&mut self, node: &Node) {
         self.undo_to(node.trail);
-        if self.joins[node.state] {
+        if self.states.join(node.state) {
             match node.shadows {
                 Some(earlier) => self.on_path.insert(node.key(), earlier),
                 None => self.on_path.remove(&node.key()),
@@ -604,19 +654,17 @@ impl Search<'_> {
     }
 
     fn is_error(&self, state: usize) -> bool {
-        self.nwa.accepting[state] && self.a.violation(state).is_some_and(|v| v.kind != ViolationKind::ThreadLimit)
+        self.states.accepting(state) && self.a.violation(state).is_some_and(|v| v.kind != ViolationKind::ThreadLimit)
     }
 
     /// The letters that leave `state` and their targets (returns only to the pending call).
-    fn successors(&self, state: usize) -> Vec<(usize, usize)> {
-        let pending = self.calls.last().map(|p| p.letter);
-        let internal = self.nwa.internal[state].iter().chain(&self.nwa.calls[state]).copied();
-        let returns = self.nwa.returns[state].iter().filter(|(call, _, _)| Some(*call) == pending).map(|&(_, r, t)| (r, t));
-        internal.chain(returns).collect()
+    fn successors(&self, state: usize) -> Result<Rc<[(usize, usize)]>, String> {
+        self.states.successors(state, self.calls.last().map(|p| p.letter)).map(Rc::from)
     }
 
-    /// Takes `letter`: updates the values, the call stack and the path condition.
-    fn take(&mut self, letter: usize, config: &Config) -> Step {
+    /// Takes `letter`: updates the values, the call stack and the path condition (the symbols
+    /// it chooses named by `tag`).
+    fn take(&mut self, letter: usize, tag: u64, config: &Config) -> Step {
         let a = self.a;
         let (tf, kind) = (&a.letters()[letter].formula, &a.letters()[letter].kind);
         let overapprox = a.letters()[letter].edge.overapprox.is_some();
@@ -638,9 +686,9 @@ impl Search<'_> {
                     map.insert(i.clone(), v);
                 }
                 for aux in &tf.aux_vars {
-                    map.insert(aux.clone(), Term::fresh(aux.var_name().unwrap_or("v"), aux.sort.clone()));
+                    map.insert(aux.clone(), symbol(aux, mix(tag, aux.id())));
                 }
-                let Some(Effect { values, constraints, chosen }) = effect(tf, &map) else { return Step::Blocked };
+                let Some(Effect { values, constraints, chosen }) = effect(tf, &map, tag) else { return Step::Blocked };
                 let choices = || chosen.iter().chain(tf.aux_vars.iter().map(|aux| &map[aux]));
                 // (constraints only on what the letter chooses: the range of its type)
                 let in_itself = !constraints.iter().any(|c| free_vars(c).iter().any(|x| !choices().any(|y| y == x)));
@@ -686,7 +734,8 @@ impl Search<'_> {
         for (x, v) in outs {
             let v = match v {
                 Val::Symbolic(t) if !t.is_var() => {
-                    let symbol = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+                    // (named by its definition: the same on every path that computes it)
+                    let symbol = symbol(&x, mix(t.id(), u64::MAX));
                     if self.mentions_choice(&t) {
                         self.tainted.insert(symbol.clone());
                     }
@@ -698,14 +747,16 @@ impl Search<'_> {
             self.set(&x, Some(v));
         }
         if constraints.is_empty() && definitions.is_empty() {
-            return Step::Taken { scoped: false, branched: false, relies, constants };
+            return Step::Taken { scoped: false, branched: false, relies, constants, asserted: 0 };
         }
         self.solver.push();
+        let mut asserted = 0u64;
         for c in definitions.iter().chain(&constraints) {
             self.solver.assert(c);
+            asserted = asserted.wrapping_add(mix(c.id(), 0));
         }
         if constraints.is_empty() {
-            return Step::Taken { scoped: true, branched: false, relies, constants };
+            return Step::Taken { scoped: true, branched: false, relies, constants, asserted };
         }
         self.solver.set_timeout_ms(QueryBudget::of(config).next_ms());
         match self.solver.check() {
@@ -713,7 +764,7 @@ impl Search<'_> {
                 self.solver.pop();
                 Step::Blocked
             }
-            _ => Step::Taken { scoped: true, branched: true, relies, constants },
+            _ => Step::Taken { scoped: true, branched: true, relies, constants, asserted },
         }
     }
 
@@ -812,7 +863,8 @@ impl Search<'_> {
         if let Some(v) = self.values.get(x) {
             return v.clone();
         }
-        let symbol = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+        // (the value before any assignment: one value on every path)
+        let symbol = symbol(x, x.id());
         // (an array's writes are known however unknown its first contents)
         let v = match x.sort {
             smt::Sort::Array(..) => Val::Known(Value::unknown_array(symbol)),
@@ -858,14 +910,14 @@ impl Search<'_> {
     }
 }
 
-/// Which states of `nwa` are its initial one or have more than one incoming transition.
-fn joins(nwa: &Nwa) -> Vec<bool> {
-    let mut incoming = vec![0usize; nwa.accepting.len()];
-    let internal = nwa.internal.iter().chain(&nwa.calls).flatten().map(|&(_, t)| t);
-    for t in internal.chain(nwa.returns.iter().flatten().map(|&(_, _, t)| t)) {
-        incoming[t] += 1;
-    }
-    incoming.iter().enumerate().map(|(q, &n)| n > 1 || q == nwa.initial).collect()
+/// The symbol `tag` names for a value of `x`. Symbols are named by where they arise, not
+/// numbered, so that two paths into one state (two orders of commuting statements) reach it
+/// with the same terms and the search matches them: a choice by the state, letter and depth it
+/// is made at (never twice on one path), a defined value by its definition, a value never
+/// assigned by its variable.
+fn symbol(x: &Term, tag: u64) -> Term {
+    let base = x.var_name().unwrap_or("v");
+    Term::var(&format!("{}@@{tag:x}", base.split('@').next().unwrap_or(base)), x.sort.clone())
 }
 
 /// A hash of two numbers: the search hashes every value it assigns.
@@ -898,8 +950,8 @@ struct Effect {
 /// What a letter does given the values it reads (`map`: its in-instances and auxiliaries to
 /// terms): the new value of each variable it assigns, and the constraints on the symbols left
 /// over; `None` when a constraint folds to false. An out-instance gets the value of an equation
-/// that defines it; one that none defines becomes a symbol of its own.
-fn effect(tf: &TransFormula, map: &HashMap<Term, Term>) -> Option<Effect> {
+/// that defines it; one that none defines becomes a symbol of its own (named by `tag`).
+fn effect(tf: &TransFormula, map: &HashMap<Term, Term>, tag: u64) -> Option<Effect> {
     let outs: HashMap<Term, Term> =
         tf.out_vars.iter().filter(|(x, o)| tf.in_vars.get(*x) != Some(*o)).map(|(x, o)| (o.clone(), x.clone())).collect();
     let mut parts: Vec<Term> = conjuncts(&substitute(&tf.formula, map));
@@ -912,7 +964,7 @@ fn effect(tf: &TransFormula, map: &HashMap<Term, Term>) -> Option<Effect> {
     let mut chosen = vec![];
     for (o, x) in &outs {
         defined.entry(o.clone()).or_insert_with(|| {
-            let symbol = Term::fresh(x.var_name().unwrap_or("v"), x.sort.clone());
+            let symbol = symbol(x, mix(tag, x.id()));
             chosen.push(symbol.clone());
             symbol
         });

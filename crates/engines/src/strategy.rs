@@ -91,6 +91,14 @@ fn blocks(cfg: &Cfg, config: &Config) -> Cfg {
     }
 }
 
+/// Whether an engine needs the interleavings of threads built whole, or explores their states
+/// itself ([`crate::cegar::Abstraction::states`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Interleavings {
+    Built,
+    OnTheFly,
+}
+
 /// Runs `f` on the program automaton of `task` (an engine that explores the automaton itself:
 /// flat words, nested words, or the interleavings of threads), its flat loops accelerated by
 /// closed forms of the given kind; `Err` if it cannot be built.
@@ -98,6 +106,7 @@ pub(crate) fn on_automaton<R>(
     task: &Task,
     config: &Config,
     acceleration: ir::Acceleration,
+    interleavings: Interleavings,
     stats: &mut Stats,
     f: impl FnOnce(&dyn crate::cegar::Abstraction, &mut Stats) -> R,
 ) -> Result<R, Unknown> {
@@ -106,7 +115,15 @@ pub(crate) fn on_automaton<R>(
             let encoded = encode_with(cfg, config, acceleration);
             automizer::Flat::new(cfg, &encoded).map(|a| f(&a, stats)).map_err(Unknown::new)
         }
-        Prepared::Concurrent(tp) => interleaving::Interleaved::new(tp, config, stats).map(|a| f(&a, stats)),
+        Prepared::Concurrent(tp) => match interleavings {
+            Interleavings::Built => interleaving::Interleaved::new(tp, config, stats).map(|a| f(&a, stats)),
+            Interleavings::OnTheFly => {
+                let a = interleaving::Interleaved::lazy(tp, config);
+                let r = f(&a, stats);
+                stats.interleaved_states += a.reached();
+                Ok(r)
+            }
+        },
         Prepared::Nested(np) => nested::build(np, config).map(|p| f(&p, stats)).map_err(Unknown::new),
     }
 }

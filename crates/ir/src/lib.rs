@@ -19,6 +19,7 @@ pub use cfg::{
 };
 pub use stmt::{Stmt, TransFormula};
 pub mod inline;
+pub mod interleavings;
 pub mod lbe;
 pub mod nested;
 pub mod por;

@@ -1,4 +1,5 @@
-//! Partial-order reduction of the interleavings of threads by sleep sets. Two moves of different
+//! Partial-order reduction of the interleavings of threads: sleep sets and persistent sets,
+//! applied while [`crate::interleavings`] explores the states. Two moves of different
 //! threads are *independent* when each can be taken after the other and both orders end in the
 //! same state: neither writes a variable the other reads or writes, neither is an atomic
 //! section's boundary or a data-race check, and they do not compete for thread instances (forks
@@ -7,7 +8,7 @@
 //! reduction keeps, of each class, the word that is least in the lexicographic order of moves.
 //! Its automaton has a state per product state and *sleep set* (the moves whose exploration an
 //! earlier, smaller sibling already covers); every error location reachable in the product is
-//! reachable in it, by a word of the same class.
+//! reachable in it, by a word of the same class ([`Independence`] decides the pairs).
 //!
 //! With [`Commutativity::Semantic`], two statements of different threads whose footprints clash
 //! are still independent when they *commute concretely*: both orders have the same guard and
@@ -16,14 +17,14 @@
 //! pair of letters; a statement that havocs or chooses is compared by its footprint only.
 
 use crate::cfg::{Cfg, Edge, Label, LocId, ThreadOp};
+use crate::interleavings::{Move, MoveKind};
 use crate::stmt::Stmt;
-use crate::threads::{Move, MoveKind, Product, ProductError, ThreadProgram, MAX_PRODUCT_LOCS};
+use crate::threads::ThreadProgram;
 use rustc_hash::FxHashMap;
 use smt::build::{and, eq, implies, not, tt};
 use smt::subst::substitute;
 use smt::Term;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::time::Instant;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What a move touches, for deciding independence.
 struct Footprint {
@@ -60,10 +61,10 @@ impl std::str::FromStr for Commutativity {
 }
 
 /// A letter as the independence check sees it: its move, footprint and statement.
-struct Letter<'a> {
+struct Letter {
     action: Move,
     print: Footprint,
-    stmt: &'a Stmt,
+    stmt: Stmt,
 }
 
 /// Whether two moves commute (see the module documentation); `same_template(j, k)` tells
@@ -87,7 +88,7 @@ fn independent(a: &Letter, b: &Letter, same_template: &dyn Fn(usize, usize) -> b
         return true;
     }
     let steps = matches!((a.action.kind, b.action.kind), (Step, Step));
-    steps && commutativity == Commutativity::Semantic && commute(a.stmt, b.stmt)
+    steps && commutativity == Commutativity::Semantic && commute(&a.stmt, &b.stmt)
 }
 
 /// A statement of assumptions and assignments as its guard and what it assigns, both over the
@@ -131,74 +132,27 @@ fn commute(a: &Stmt, b: &Stmt) -> bool {
 /// The solver time of one commutativity check.
 const COMMUTE_MS: u64 = 200;
 
-/// The sleep-set reduction of `p` (`templates[t]`: the procedure thread `t` runs).
-pub fn sleep_set_reduction(
-    p: &Product,
-    templates: &[&str],
+/// The independence of the letters of the interleavings, decided once per pair.
+pub struct Independence {
+    letters: Vec<Letter>,
+    /// The procedure each thread runs.
+    templates: Vec<String>,
     commutativity: Commutativity,
-    deadline: Option<Instant>,
-) -> Result<Product, ProductError> {
-    // the letters: the distinct moves, in their order, each with an edge that takes it
-    let mut moves_in_order: Vec<Move> = p.moves.clone();
-    moves_in_order.sort();
-    moves_in_order.dedup();
-    let id: HashMap<Move, usize> = moves_in_order.iter().enumerate().map(|(k, m)| (*m, k)).collect();
-    let mut edge_of: Vec<usize> = vec![usize::MAX; moves_in_order.len()];
-    for (e, m) in p.moves.iter().enumerate().rev() {
-        edge_of[id[m]] = e;
+    cache: FxHashMap<(usize, usize), bool>,
+}
+
+impl Independence {
+    pub fn new(letters: &[crate::interleavings::Letter], templates: Vec<String>, commutativity: Commutativity) -> Independence {
+        let letters = letters.iter().map(|l| Letter { action: l.action, print: Footprint::of(&l.edge), stmt: l.edge.stmt() }).collect();
+        Independence { letters, templates, commutativity, cache: FxHashMap::default() }
     }
-    let stmts: Vec<Stmt> = edge_of.iter().map(|&e| p.cfg.edges[e].stmt()).collect();
-    let letters: Vec<Letter> = (0..moves_in_order.len())
-        .map(|k| Letter { action: moves_in_order[k], print: Footprint::of(&p.cfg.edges[edge_of[k]]), stmt: &stmts[k] })
-        .collect();
-    let same_template = |j: usize, k: usize| templates[j] == templates[k];
-    let mut cache: FxHashMap<(usize, usize), bool> = FxHashMap::default();
-    let mut indep = |a: usize, b: usize| {
-        *cache.entry((a.min(b), a.max(b))).or_insert_with(|| independent(&letters[a], &letters[b], &same_template, commutativity))
-    };
-    let succ = p.cfg.successors();
-    let mut out = Cfg::default();
-    let mut moves = vec![];
-    let mut states = vec![];
-    let mut index: FxHashMap<(LocId, Vec<usize>), LocId> = FxHashMap::default();
-    let mut queue = VecDeque::new();
-    let mut intern =
-        |q: LocId, sleep: Vec<usize>, out: &mut Cfg, queue: &mut VecDeque<(LocId, Vec<usize>, LocId)>| -> Result<LocId, ProductError> {
-            if let Some(&l) = index.get(&(q, sleep.clone())) {
-                return Ok(l);
-            }
-            if out.locs.len() >= MAX_PRODUCT_LOCS {
-                return Err(ProductError::TooLarge { reduced: true });
-            }
-            if crate::threads::past(deadline) {
-                return Err(ProductError::OutOfTime);
-            }
-            out.locs.push(p.cfg.locs[q].clone());
-            states.push(p.states[q].clone());
-            let l = out.locs.len() - 1;
-            index.insert((q, sleep.clone()), l);
-            queue.push_back((q, sleep, l));
-            Ok(l)
-        };
-    out.entry = intern(p.cfg.entry, vec![], &mut out, &mut queue)?;
-    while let Some((q, sleep, src)) = queue.pop_front() {
-        let mut outgoing: Vec<(usize, usize)> = succ[q].iter().map(|&e| (id[&p.moves[e]], e)).collect();
-        outgoing.sort();
-        let mut explored: Vec<usize> = vec![];
-        for (a, e) in outgoing {
-            if sleep.contains(&a) {
-                continue;
-            }
-            let next_sleep: Vec<usize> =
-                sleep.iter().chain(&explored).copied().filter(|&b| indep(a, b)).collect::<BTreeSet<_>>().into_iter().collect();
-            explored.push(a);
-            let dst = intern(p.cfg.edges[e].dst, next_sleep, &mut out, &mut queue)?;
-            out.add_edge(p.cfg.edges[e].between(src, dst));
-            moves.push(p.moves[e]);
-        }
+
+    /// Whether the letters `a` and `b` commute.
+    pub fn independent(&mut self, a: usize, b: usize) -> bool {
+        let Independence { letters, templates, commutativity, cache } = self;
+        let same_template = |j: usize, k: usize| templates[j] == templates[k];
+        *cache.entry((a.min(b), a.max(b))).or_insert_with(|| independent(&letters[a], &letters[b], &same_template, *commutativity))
     }
-    out.exit = out.entry;
-    Ok(Product { cfg: out, moves, states })
 }
 
 /// What a thread may still do from a location: the variables its statements read and write,

@@ -1,24 +1,16 @@
 //! Concurrent programs. A procedure started by `fork` is a thread *template*; each template gets
-//! numbered *instances* (its prepared CFG with its variables renamed apart), and a program
-//! state is a location of every running instance. [`product`] builds the interleavings of the
-//! instances as one automaton whose edges are statements of one instance at a time: a fork
-//! starts the lowest free instance of its template (the instances of a template are
-//! symmetric), a join ends an instance that reached its exit and whose thread id matches (and
-//! whose results have the types of the join's targets, if it has any), an atomic section keeps
-//! every other instance still, and a thread's `Exit` takes it to its exit. A fork when every
-//! instance of the template runs leads to a location of kind [`ViolationKind::ThreadLimit`]: an
-//! engine never calls a program safe while it is reachable, and never reports it as a
-//! violation. A thread reads its own id from [`own_id`].
+//! numbered *instances* (its prepared CFG with its variables renamed apart), whose interleavings
+//! [`crate::interleavings`] explores. A thread reads its own id from [`own_id`]. C statements
+//! are not atomic: [`split_shared_reads`] gives each read of shared data a statement of its
+//! own; [`accesses`] names the places a statement accesses, for data races.
 
-use crate::cfg::{Cfg, Edge, Label, LocId, Procedure, Program, ThreadOp, Violation, ViolationKind};
+use crate::cfg::{Cfg, Edge, Label, Procedure, Program, ThreadOp};
 use crate::inline::{prepare, subst_stmt, PrepareError};
 use crate::stmt::Stmt;
-use rustc_hash::FxHashMap;
 use smt::build::{and, eq, or, tt};
 use smt::subst::{free_vars, substitute};
 use smt::{Op, Sort, Term};
-use std::collections::{BTreeSet, HashMap, VecDeque};
-use std::time::Instant;
+use std::collections::{BTreeSet, HashMap};
 
 /// The variable a thread reads its own id from: a global that the program sets for the entry's
 /// thread, and in an instance of a template whose thread ids are one integer, that id.
@@ -108,7 +100,7 @@ fn recursion_free(program: &Program, name: &str) -> Result<(), PrepareError> {
 }
 
 /// The sorts of a tuple of terms.
-fn sorts(ts: &[Term]) -> Vec<Sort> {
+pub(crate) fn sorts(ts: &[Term]) -> Vec<Sort> {
     ts.iter().map(|t| t.sort.clone()).collect()
 }
 
@@ -201,271 +193,18 @@ fn instance(program: &Program, name: &str, ids: &[Term], n: usize, shared: &BTre
     })
 }
 
-/// Bound on the locations of a product.
-pub const MAX_PRODUCT_LOCS: usize = 500_000;
-
-/// Why the interleavings of a program's threads were not built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ProductError {
-    /// More than [`MAX_PRODUCT_LOCS`] states (counted after the sleep-set reduction when
-    /// `reduced`).
-    TooLarge { reduced: bool },
-    /// A statement the product cannot interleave.
-    Unsupported(String),
-    /// The deadline passed before the product was complete.
-    OutOfTime,
-}
-
-impl From<&String> for ProductError {
-    fn from(why: &String) -> ProductError {
-        ProductError::Unsupported(why.clone())
-    }
-}
-
-impl std::fmt::Display for ProductError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ProductError::TooLarge { reduced: false } => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states"),
-            ProductError::TooLarge { reduced: true } => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states after the reduction"),
-            ProductError::Unsupported(why) => f.write_str(why),
-            ProductError::OutOfTime => f.write_str("timeout before they were all built"),
-        }
-    }
-}
-
-/// What one edge of the product does: an edge of one thread's CFG, taken in one of these ways.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move {
-    pub thread: usize,
-    pub edge: usize,
-    pub kind: MoveKind,
-}
-
-/// How a move takes its thread's edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum MoveKind {
-    /// Its statement.
-    Step,
-    /// It enters or leaves an atomic section.
-    Atomic,
-    /// It starts this thread.
-    Fork(usize),
-    /// It starts a thread when every instance of the procedure runs.
-    Limit,
-    /// It ends this thread.
-    Join(usize),
-    /// The check that the edge and the edge `.1` of the thread `.0` access one place at once
-    /// (a data race).
-    Race(usize, usize),
-}
-
-/// The interleavings of a concurrent program's threads as one CFG: each location a product
-/// state, each edge a statement of one thread ([`Product::moves`]).
-pub struct Product {
-    pub cfg: Cfg,
-    /// The move of each edge of `cfg`.
-    pub moves: Vec<Move>,
-    /// The location of every thread at each location of `cfg` (`None`: not running).
-    pub states: Vec<Vec<Option<LocId>>>,
-}
-
-/// A state of the product: each thread's location, and which thread is in an atomic section
-/// (with its nesting depth).
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct State {
-    locs: Vec<Option<LocId>>,
-    atomic: Option<(usize, u32)>,
-}
-
-/// The product under construction: its CFG, the state of each location, and the states whose
-/// successors are still to be added.
-struct Explorer<'a> {
-    cfgs: &'a [Cfg],
-    cfg: Cfg,
-    index: FxHashMap<State, LocId>,
-    states: Vec<Vec<Option<LocId>>>,
-    queue: VecDeque<State>,
-    deadline: Option<Instant>,
-}
-
-impl Explorer<'_> {
-    /// The location of `s`, added (and queued) if it is new.
-    fn intern(&mut self, s: State) -> Result<LocId, ProductError> {
-        if let Some(&l) = self.index.get(&s) {
-            return Ok(l);
-        }
-        if self.cfg.locs.len() >= MAX_PRODUCT_LOCS {
-            return Err(ProductError::TooLarge { reduced: false });
-        }
-        if past(self.deadline) {
-            return Err(ProductError::OutOfTime);
-        }
-        let cfgs = self.cfgs;
-        let violation = s.locs.iter().enumerate().find_map(|(t, l)| l.and_then(|l| cfgs[t].locs[l].error.clone()));
-        let name = s.locs.iter().enumerate().filter_map(|(t, l)| l.map(|l| cfgs[t].locs[l].name.clone())).collect::<Vec<_>>().join(" | ");
-        let id = match violation {
-            Some(v) => self.cfg.add_error_loc(v),
-            None => self.cfg.add_loc("", s.locs[0].and_then(|l| cfgs[0].locs[l].pos.clone())),
-        };
-        self.cfg.locs[id].name = name;
-        self.index.insert(s.clone(), id);
-        self.states.push(s.locs.clone());
-        self.queue.push_back(s);
-        Ok(id)
-    }
-}
-
-/// Whether `deadline` has passed (checked as each state of a product is added: a product of a
-/// hundred thousand states takes seconds).
-pub(crate) fn past(deadline: Option<Instant>) -> bool {
-    deadline.is_some_and(|d| Instant::now() >= d)
-}
-
-/// The product of the threads, whose CFGs are `cfgs` (each thread's CFG encoded, with the
-/// thread's locations), explored from the entry's thread alone before `deadline`; with
-/// `persistent`, only the moves of a persistent set where one exists
-/// ([`crate::por::Persistent`]).
-pub fn product(tp: &ThreadProgram, cfgs: &[Cfg], persistent: bool, deadline: Option<Instant>) -> Result<Product, ProductError> {
-    let succ: Vec<Vec<Vec<usize>>> = cfgs.iter().map(|c| c.successors()).collect();
-    let persistent = persistent.then(|| crate::por::Persistent::new(tp, cfgs));
-    let mut x = Explorer { cfgs, cfg: Cfg::default(), index: FxHashMap::default(), states: vec![], queue: VecDeque::new(), deadline };
-    let mut moves = vec![];
-    let mut limit_loc = None;
-    let access = race_accesses(tp, cfgs);
-    let mut race_locs: HashMap<(usize, usize, usize, usize), LocId> = HashMap::new();
-    let start = State { locs: (0..cfgs.len()).map(|t| (t == 0).then_some(cfgs[0].entry)).collect(), atomic: None };
-    x.cfg.entry = x.intern(start)?;
-    while let Some(s) = x.queue.pop_front() {
-        let src = x.index[&s];
-        if x.cfg.locs[src].error.is_some() {
-            continue;
-        }
-        let only = persistent.as_ref().filter(|_| s.atomic.is_none()).and_then(|p| p.choose(cfgs, &succ, &s.locs));
-        for (t, loc) in s.locs.iter().enumerate() {
-            let Some(loc) = *loc else { continue };
-            if s.atomic.is_some_and(|(owner, _)| owner != t) || only.is_some_and(|o| o != t) {
-                continue;
-            }
-            for &e in &succ[t][loc] {
-                let edge = &cfgs[t].edges[e];
-                for (kind, stmt, next) in moves_of(tp, cfgs, &s, t, edge) {
-                    let dst = match next {
-                        Some(next) => x.intern(next)?,
-                        None => *limit_loc.get_or_insert_with(|| {
-                            x.states.push(vec![]);
-                            x.cfg.add_error_loc(Violation { kind: ViolationKind::ThreadLimit, pos: edge.pos.clone() })
-                        }),
-                    };
-                    let product_edge = match stmt {
-                        None => edge.between(src, dst),
-                        Some(stmt) => edge.with_stmt(stmt).between(src, dst),
-                    };
-                    x.cfg.add_edge(product_edge);
-                    moves.push(Move { thread: t, edge: e, kind });
-                }
-            }
-        }
-        // two threads at accesses of one place, one of them writing (an access inside an
-        // atomic section races with one outside it)
-        for (t, u) in running_pairs(&s) {
-            let (lt, lu) = (s.locs[t].unwrap_or_default(), s.locs[u].unwrap_or_default());
-            for (&e, &f) in succ[t][lt].iter().flat_map(|e| succ[u][lu].iter().map(move |f| (e, f))) {
-                let Some(same) = conflict(access[t][e].as_ref()?, access[u][f].as_ref()?) else { continue };
-                let dst = *race_locs.entry((t, e, u, f)).or_insert_with(|| {
-                    x.states.push(vec![]);
-                    x.cfg.add_error_loc(Violation { kind: ViolationKind::DataRace, pos: cfgs[u].edges[f].pos.clone() })
-                });
-                x.cfg.add_edge(cfgs[t].edges[e].with_stmt(Stmt::Assume(same)).between(src, dst));
-                moves.push(Move { thread: t, edge: e, kind: MoveKind::Race(u, f) });
-            }
-        }
-    }
-    x.cfg.exit = x.cfg.entry;
-    Ok(Product { cfg: x.cfg, moves, states: x.states })
-}
-
-/// The pairs of threads running in `s`.
-fn running_pairs(s: &State) -> Vec<(usize, usize)> {
-    let running: Vec<usize> = (0..s.locs.len()).filter(|&t| s.locs[t].is_some()).collect();
-    running.iter().enumerate().flat_map(|(k, &t)| running[k + 1..].iter().map(move |&u| (t, u))).collect()
-}
-
 /// The accesses of an edge, or why they have no places (an error only where another thread
 /// runs beside the edge).
-type Accesses = Result<Vec<(Place, bool)>, String>;
+pub(crate) type Accesses = Result<Vec<(Place, bool)>, String>;
 
 /// The accesses of every edge of every thread to the data whose races are checked (none when
 /// they are not).
-fn race_accesses(tp: &ThreadProgram, cfgs: &[Cfg]) -> Vec<Vec<Accesses>> {
+pub(crate) fn race_accesses(tp: &ThreadProgram, cfgs: &[Cfg]) -> Vec<Vec<Accesses>> {
     let of = |e: &Edge| match &e.label {
         Label::Stmt(s) if !tp.race_data.is_empty() => accesses(s, &tp.race_data).map_err(|why| format!("unsupported: data races: {why}")),
         _ => Ok(vec![]),
     };
     cfgs.iter().map(|c| c.edges.iter().map(of).collect()).collect()
-}
-
-/// The moves of thread `t` along `edge` from `s`: how, the statement if it is not the edge's
-/// own, and the next state (`None`: a fork with no free instance).
-fn moves_of(tp: &ThreadProgram, cfgs: &[Cfg], s: &State, t: usize, edge: &Edge) -> Vec<(MoveKind, Option<Stmt>, Option<State>)> {
-    let exits = matches!(edge.label, Label::Thread(ThreadOp::Exit { .. }));
-    let step = |partner: Option<(usize, Option<LocId>)>, atomic: Option<(usize, u32)>| {
-        let mut next = State { locs: s.locs.clone(), atomic };
-        let to = if exits { cfgs[t].exit } else { edge.dst };
-        next.locs[t] = Some(to);
-        if let Some((p, l)) = partner {
-            next.locs[p] = l;
-        }
-        if to == cfgs[t].exit && next.atomic.is_some_and(|(o, _)| o == t) {
-            next.atomic = None; // a thread that ends leaves its atomic sections
-        }
-        next
-    };
-    let op = match &edge.label {
-        Label::Thread(op) => op,
-        _ => return vec![(MoveKind::Step, None, Some(step(None, s.atomic)))],
-    };
-    match op {
-        ThreadOp::AtomicBegin => {
-            let depth = s.atomic.map_or(0, |(_, d)| d);
-            vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, Some((t, depth + 1)))))]
-        }
-        ThreadOp::Exit { values } => {
-            // the thread's results (the entry's thread has none: the others go on)
-            let rets = &tp.threads[t].rets;
-            let stmt = match rets.len() == values.len() && !rets.is_empty() {
-                true => Stmt::Assign(rets.iter().cloned().zip(values.iter().cloned()).collect()),
-                false => Stmt::Assume(tt()),
-            };
-            vec![(MoveKind::Step, Some(stmt), Some(step(None, s.atomic)))]
-        }
-        ThreadOp::AtomicEnd => {
-            let atomic = s.atomic.and_then(|(o, d)| (d > 1).then_some((o, d - 1)));
-            vec![(MoveKind::Atomic, Some(Stmt::Assume(tt())), Some(step(None, atomic)))]
-        }
-        ThreadOp::Fork { ids, callee, args } => {
-            let template = |j: usize| tp.threads[j].template == *callee && sorts(&tp.threads[j].id) == sorts(ids);
-            let free = (1..tp.threads.len()).find(|&j| template(j) && s.locs[j].is_none());
-            let Some(j) = free else { return vec![(MoveKind::Limit, Some(Stmt::Assume(tt())), None)] };
-            let th = &tp.threads[j];
-            let mut assign: Vec<(Term, Term)> = th.id.iter().cloned().zip(ids.iter().cloned()).collect();
-            assign.extend(th.params.iter().cloned().zip(args.iter().cloned()));
-            let stmt = Stmt::Seq(vec![Stmt::Havoc(th.locals.clone()), Stmt::Assign(assign)]);
-            vec![(MoveKind::Fork(j), Some(stmt), Some(step(Some((j, Some(cfgs[j].entry))), s.atomic)))]
-        }
-        ThreadOp::Join { ids, rets } => (1..tp.threads.len())
-            .filter(|&j| j != t && s.locs[j] == Some(cfgs[j].exit))
-            .filter(|&j| sorts(&tp.threads[j].id) == sorts(ids) && (rets.is_empty() || sorts(&tp.threads[j].rets) == sorts(rets)))
-            .map(|j| {
-                let th = &tp.threads[j];
-                let same: Vec<Term> = th.id.iter().zip(ids).map(|(a, b)| eq(a, b)).collect();
-                let mut stmt = vec![Stmt::Assume(and(&same))];
-                if !rets.is_empty() {
-                    stmt.push(Stmt::Assign(rets.iter().cloned().zip(th.rets.iter().cloned()).collect()));
-                }
-                (MoveKind::Join(j), Some(Stmt::Seq(stmt)), Some(step(Some((j, None)), s.atomic)))
-            })
-            .collect(),
-    }
 }
 
 /// Splits the statements of `proc` that access shared data more than once, for a language

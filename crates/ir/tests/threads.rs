@@ -1,11 +1,26 @@
 //! Threads: splitting non-atomic statements, the encoding of a thread's CFG, and the product
 //! of thread instances.
 
-use ir::threads::{product, split_shared_reads};
+use ir::interleavings::{product, Interleavings, Product, ProductError, Reduction};
+use ir::por::Commutativity;
+use ir::threads::split_shared_reads;
+use ir::ThreadProgram;
 use ir::{Cfg, Edge, Label, Procedure, Program, Stmt, ThreadOp, ViolationKind};
 use smt::build::*;
 use smt::{Sort, Term};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The interleavings of `tp`'s threads (each its prepared CFG) with `reduction`, built whole.
+fn built(tp: &ThreadProgram, reduction: Reduction, deadline: Option<std::time::Instant>) -> Result<Product, ProductError> {
+    let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
+    product(&mut Interleavings::new(tp, cfgs, reduction), deadline)
+}
+
+const PERSISTENT: Reduction = Reduction { persistent: true, sleep: None };
+
+fn sleep(c: Commutativity) -> Reduction {
+    Reduction { persistent: false, sleep: Some(c) }
+}
 
 fn var(name: &str) -> Term {
     Term::var(name, Sort::Int)
@@ -145,25 +160,20 @@ fn the_product_interleaves_the_instances_and_marks_a_fork_beyond_them() {
     let tp = ir::prepare_threads(&forking(2), "main", 2).expect("prepared").expect("threads");
     assert_eq!(tp.threads.len(), 3);
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let prod = product(&tp, &cfgs, false, None).expect("product");
+    let prod = built(&tp, Reduction::NONE, None).expect("product");
     assert!(prod.cfg.locs.iter().all(|l| l.error.is_none()), "two instances suffice for two forks");
     // both increments in either order: the final state (every thread at its exit) is reached
     // by two paths
     let ends = prod.states.iter().filter(|s| s.iter().enumerate().all(|(t, l)| *l == Some(cfgs[t].exit))).count();
     assert_eq!(ends, 1);
     let tp = ir::prepare_threads(&forking(3), "main", 2).expect("prepared").expect("threads");
-    let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let prod = product(&tp, &cfgs, false, None).expect("product");
+    let prod = built(&tp, Reduction::NONE, None).expect("product");
     let limits = prod.cfg.locs.iter().filter(|l| l.error.as_ref().is_some_and(|v| v.kind == ViolationKind::ThreadLimit)).count();
     assert_eq!(limits, 1, "the third fork finds no free instance");
     // past its deadline, neither the product nor its reduction is built
     let past = Some(std::time::Instant::now());
-    assert!(matches!(product(&tp, &cfgs, false, past), Err(ir::threads::ProductError::OutOfTime)));
-    let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
-    assert!(matches!(
-        ir::por::sleep_set_reduction(&prod, &templates, ir::por::Commutativity::Semantic, past),
-        Err(ir::threads::ProductError::OutOfTime)
-    ));
+    assert!(matches!(built(&tp, Reduction::NONE, past), Err(ProductError::OutOfTime)));
+    assert!(matches!(built(&tp, sleep(Commutativity::Semantic), past), Err(ProductError::OutOfTime)));
 }
 
 #[test]
@@ -211,17 +221,14 @@ fn independent_writers() -> Program {
 }
 
 /// The edges of the sleep-set reduction of `program`'s product with `commutativity`.
-fn sleep_set_edges(program: &Program, commutativity: ir::por::Commutativity) -> usize {
+fn sleep_set_edges(program: &Program, commutativity: Commutativity) -> usize {
     let tp = ir::prepare_threads(program, "main", 1).expect("prepared").expect("threads");
-    let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
-    let full = product(&tp, &cfgs, false, None).expect("product");
-    ir::por::sleep_set_reduction(&full, &templates, commutativity, None).expect("reduced").cfg.edges.len()
+    built(&tp, sleep(commutativity), None).expect("reduced").cfg.edges.len()
 }
 
 #[test]
 fn statements_that_commute_concretely_are_independent_and_others_not() {
-    use ir::por::Commutativity::{Semantic, Syntactic};
+    use Commutativity::{Semantic, Syntactic};
     // an increment and a decrement of one counter: both orders end the same
     let up = |k: i64| set("ga", add(&[var("ga"), int(k)]));
     let counters = two_threads(vec![up(1), up(2)], vec![up(-2), up(-1)]);
@@ -240,15 +247,14 @@ fn statements_that_commute_concretely_are_independent_and_others_not() {
 fn reductions_keep_every_state_and_explore_less() {
     let tp = ir::prepare_threads(&independent_writers(), "main", 1).expect("prepared").expect("threads");
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let templates: Vec<&str> = tp.threads.iter().map(|t| t.template.as_str()).collect();
-    let full = product(&tp, &cfgs, false, None).expect("product");
-    let states = |p: &ir::threads::Product| p.states.iter().cloned().collect::<BTreeSet<_>>();
+    let full = built(&tp, Reduction::NONE, None).expect("product");
+    let states = |p: &Product| p.states.iter().cloned().collect::<BTreeSet<_>>();
     // sleep sets: every product state, fewer transitions (the writers commute)
-    let sleep = ir::por::sleep_set_reduction(&full, &templates, ir::por::Commutativity::Syntactic, None).expect("reduced");
-    assert_eq!(states(&sleep), states(&full));
-    assert!(sleep.cfg.edges.len() < full.cfg.edges.len(), "{} < {}", sleep.cfg.edges.len(), full.cfg.edges.len());
+    let reduced = built(&tp, sleep(Commutativity::Syntactic), None).expect("reduced");
+    assert_eq!(states(&reduced), states(&full));
+    assert!(reduced.cfg.edges.len() < full.cfg.edges.len(), "{} < {}", reduced.cfg.edges.len(), full.cfg.edges.len());
     // persistent sets: fewer states, the final one among them
-    let persistent = product(&tp, &cfgs, true, None).expect("product");
+    let persistent = built(&tp, PERSISTENT, None).expect("product");
     assert!(persistent.cfg.locs.len() < full.cfg.locs.len());
     let end: Vec<Option<usize>> = cfgs.iter().map(|c| Some(c.exit)).collect();
     assert!(states(&persistent).contains(&end) && states(&full).contains(&end));

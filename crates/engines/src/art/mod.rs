@@ -30,7 +30,7 @@ use crate::annotation::Proof;
 use crate::cegar::{self, timed, Abstraction, Kind, NO_PROGRESS};
 use crate::predicate_dfa::Shared;
 use crate::sources::Session;
-use crate::strategy::{on_automaton, Engine, Task};
+use crate::strategy::{on_automaton, Engine, Interleavings, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use automata::Nwa;
 use chain::{Chain, Item, LetterInfo, VarsOf};
@@ -92,7 +92,7 @@ impl Engine for Art {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        on_automaton(task, config, ir::Acceleration::Linear, stats, |a, stats| explore(task.entry, a, config, stats))
+        on_automaton(task, config, ir::Acceleration::Linear, Interleavings::Built, stats, |a, stats| explore(task.entry, a, config, stats))
             .unwrap_or_else(|u| (Verdict::Unknown(u.prefixed("art")), None))
     }
 }
