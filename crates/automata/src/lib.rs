@@ -12,6 +12,7 @@ pub mod nested;
 pub use buchi::{shortest_lasso_in_difference, Lasso, LazyDba};
 pub use nested::{nested_reachable_in_difference, nested_word_in_difference, LazyDnwa, NestedEmptiness, NestedReach, NestedReturn, Nwa};
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::VecDeque;
 
@@ -28,6 +29,29 @@ pub struct Nfa {
     /// Outgoing transitions `(letter, target)` of each state.
     pub transitions: Vec<Vec<(Letter, usize)>>,
     pub accepting: Vec<bool>,
+}
+
+/// An automaton whose transitions a search asks for state by state (a [`Nfa`] built whole, or
+/// one explored on the fly, which may fail to give a state's transitions).
+pub trait Explorable {
+    fn initial(&self) -> usize;
+    /// The transitions `(letter, target)` that leave `state`.
+    fn transitions(&mut self, state: usize) -> Result<Cow<'_, [(Letter, usize)]>, Interrupted>;
+    fn accepting(&self, state: usize) -> bool;
+}
+
+impl Explorable for &Nfa {
+    fn initial(&self) -> usize {
+        self.initial
+    }
+
+    fn transitions(&mut self, state: usize) -> Result<Cow<'_, [(Letter, usize)]>, Interrupted> {
+        Ok(Cow::Borrowed(self.transitions.get(state).map(Vec::as_slice).unwrap_or(&[])))
+    }
+
+    fn accepting(&self, state: usize) -> bool {
+        self.accepting.get(state).copied().unwrap_or(false)
+    }
 }
 
 /// A deterministic automaton whose transitions are computed on demand. Accepting states are
@@ -55,7 +79,7 @@ pub enum Emptiness {
 /// Breadth-first search for a shortest word in `L(nfa) \ ⋃ L(subtrahends)`. `interrupt` is
 /// polled regularly; returning `Some(reason)` stops the search.
 pub fn shortest_in_difference(
-    nfa: &Nfa,
+    nfa: &mut dyn Explorable,
     subtrahends: &mut [&mut dyn LazyDfa],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<Emptiness, Interrupted> {
@@ -71,7 +95,7 @@ pub fn shortest_in_difference(
 /// empty (an accepting state is reachable). Transitions of the lazy automata computed before
 /// are reused, so after an emptiness check this costs no new transitions.
 pub fn reachable_in_difference(
-    nfa: &Nfa,
+    nfa: &mut dyn Explorable,
     subtrahends: &mut [&mut dyn LazyDfa],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<Option<Vec<ProductState>>, Interrupted> {
@@ -87,7 +111,7 @@ struct Search {
 }
 
 fn explore(
-    nfa: &Nfa,
+    nfa: &mut dyn Explorable,
     subtrahends: &mut [&mut dyn LazyDfa],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<Search, Interrupted> {
@@ -102,8 +126,8 @@ fn explore(
     let mut states: Vec<ProductState> = vec![];
     let mut parent: Vec<Option<(usize, Letter)>> = vec![];
     let mut queue = VecDeque::new();
-    ids.insert((nfa.initial, init.clone()), 0);
-    states.push((nfa.initial, init));
+    ids.insert((nfa.initial(), init.clone()), 0);
+    states.push((nfa.initial(), init));
     parent.push(None);
     queue.push_back(0);
     while let Some(id) = queue.pop_front() {
@@ -111,10 +135,10 @@ fn explore(
             return Err(Interrupted(reason));
         }
         let (q, dfa_states) = states[id].clone();
-        if nfa.accepting.get(q).copied().unwrap_or(false) {
+        if nfa.accepting(q) {
             return Ok(Search { states, parent, accepted: Some(id) });
         }
-        'edges: for &(letter, q2) in nfa.transitions.get(q).map(Vec::as_slice).unwrap_or(&[]) {
+        'edges: for &(letter, q2) in nfa.transitions(q)?.iter() {
             let mut next = Vec::with_capacity(dfa_states.len());
             for (d, &s) in subtrahends.iter_mut().zip(&dfa_states) {
                 match d.successor(s, letter) {
@@ -173,18 +197,18 @@ mod tests {
 
     #[test]
     fn finds_shortest_word() {
-        let r = shortest_in_difference(&diamond(), &mut [], &mut |_| None);
+        let r = shortest_in_difference(&mut &diamond(), &mut [], &mut |_| None);
         assert_eq!(r, Ok(Emptiness::Word { letters: vec![0, 1], target: 3 }));
     }
 
     #[test]
     fn subtrahend_removes_words() {
         let mut a = Avoid { bad: 1 };
-        let r = shortest_in_difference(&diamond(), &mut [&mut a], &mut |_| None);
+        let r = shortest_in_difference(&mut &diamond(), &mut [&mut a], &mut |_| None);
         assert_eq!(r, Ok(Emptiness::Word { letters: vec![2, 3, 4], target: 3 }));
         let mut b = Avoid { bad: 4 };
         let mut a = Avoid { bad: 1 };
-        let r = shortest_in_difference(&diamond(), &mut [&mut a, &mut b], &mut |_| None);
+        let r = shortest_in_difference(&mut &diamond(), &mut [&mut a, &mut b], &mut |_| None);
         assert_eq!(r, Ok(Emptiness::Empty));
     }
 
@@ -192,17 +216,17 @@ mod tests {
     fn reachable_states_of_an_empty_difference() {
         let mut a = Avoid { bad: 1 };
         let mut b = Avoid { bad: 4 };
-        let r = reachable_in_difference(&diamond(), &mut [&mut a, &mut b], &mut |_| None).unwrap().unwrap();
+        let r = reachable_in_difference(&mut &diamond(), &mut [&mut a, &mut b], &mut |_| None).unwrap().unwrap();
         let mut locs: Vec<usize> = r.iter().map(|(q, _)| *q).collect();
         locs.sort();
         assert_eq!(locs, vec![0, 1, 2, 4]);
-        let r = reachable_in_difference(&diamond(), &mut [], &mut |_| None).unwrap();
+        let r = reachable_in_difference(&mut &diamond(), &mut [], &mut |_| None).unwrap();
         assert!(r.is_none());
     }
 
     #[test]
     fn interrupt_stops_search() {
-        let r = shortest_in_difference(&diamond(), &mut [], &mut |_| Some("timeout".into()));
+        let r = shortest_in_difference(&mut &diamond(), &mut [], &mut |_| Some("timeout".into()));
         assert_eq!(r, Err(Interrupted("timeout".into())));
     }
 }

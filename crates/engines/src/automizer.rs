@@ -5,10 +5,11 @@ use crate::annotation::{self, Proof};
 use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Stats, Verdict};
-use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Interrupted, LazyDfa, NestedReach, Nfa, Nwa};
+use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Explorable, Interrupted, LazyDfa, NestedReach, Nfa, Nwa};
 use ir::{Cfg, Label, Violation};
 use refine::nested::Nesting;
 use smt::Term;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
@@ -56,7 +57,7 @@ fn as_lazy(dfas: &mut [PredicateDfa]) -> Vec<&mut dyn LazyDfa> {
 
 /// A shortest error word of the difference of a finite automaton with `dfas`.
 pub(crate) fn shortest_error_word(
-    nfa: &Nfa,
+    nfa: &mut dyn Explorable,
     dfas: &mut [PredicateDfa],
     interrupt: &mut dyn FnMut(usize) -> Option<String>,
 ) -> Result<Option<ErrorWord>, Interrupted> {
@@ -66,14 +67,21 @@ pub(crate) fn shortest_error_word(
     })
 }
 
-/// The checked annotation of `cfg`, whose automaton is `nfa`, from the reachable states of its
-/// empty difference with `dfas` (`None` if time ran out).
-pub(crate) fn proof_of(nfa: &Nfa, cfg: &Cfg, entry: &str, dfas: &mut [PredicateDfa], config: &Config) -> Option<Proof> {
+/// The checked annotation of the CFG `cfg` gives once the reachable states of the empty
+/// difference of `nfa` (its automaton) with `dfas` are known (`None` if time ran out).
+pub(crate) fn proof_of<'c>(
+    nfa: &mut dyn Explorable,
+    cfg: impl FnOnce() -> Cow<'c, Cfg>,
+    entry: &str,
+    dfas: &mut [PredicateDfa],
+    config: &Config,
+) -> Option<Proof> {
     let deadline = config.deadline;
     let interrupt = &mut |_| deadline.is_some_and(|d| Instant::now() >= d).then(|| "timeout".to_string());
     let states = reachable_in_difference(nfa, &mut as_lazy(dfas), interrupt).ok().flatten()?;
-    let inv = annotation::annotation(cfg, &states, dfas);
-    Some(annotation::proof(entry, cfg, &inv, deadline, &config.solver))
+    let cfg = cfg();
+    let inv = annotation::annotation(&cfg, &states, dfas);
+    Some(annotation::proof(entry, &cfg, &inv, deadline, &config.solver))
 }
 
 impl Abstraction for Flat<'_> {
@@ -94,7 +102,7 @@ impl Abstraction for Flat<'_> {
         dfas: &mut [PredicateDfa],
         interrupt: &mut dyn FnMut(usize) -> Option<String>,
     ) -> Result<Option<ErrorWord>, Interrupted> {
-        shortest_error_word(&self.nfa, dfas, interrupt)
+        shortest_error_word(&mut &self.nfa, dfas, interrupt)
     }
 
     fn nesting(&self, _: &[usize]) -> Option<Nesting> {
@@ -115,7 +123,7 @@ impl Abstraction for Flat<'_> {
 
     /// The loop invariants of an empty difference, from its reachable product states.
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
-        proof_of(&self.nfa, self.cfg, entry, dfas, config)
+        proof_of(&mut &self.nfa, || Cow::Borrowed(self.cfg), entry, dfas, config)
     }
 }
 

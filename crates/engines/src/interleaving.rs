@@ -1,57 +1,48 @@
 //! Trace abstraction over the interleavings of a concurrent program ([`cegar`] runs the loop).
-//! The program automaton is the product of the threads (`ir::threads::product`), each thread's
-//! CFG encoded so that no block hides a point where another thread may touch shared state. A
-//! letter is a statement of one thread: the same statement in every product state where the
-//! thread takes it is one letter, so an interpolant automaton that proves one interleaving
-//! infeasible removes every interleaving that fails for the same reason.
+//! The program automaton is the product of the threads (`ir::interleavings`), each thread's CFG
+//! encoded so that no block hides a point where another thread may touch shared state, explored
+//! as a search asks for states: the difference search of trace abstraction reaches only states
+//! that no interpolant automaton has cut off yet, and keeps the transitions of each state it
+//! expanded (the proof's CFG is made of them). A letter is a statement of one thread: the same
+//! statement in every state where the thread takes it is one letter, so an interpolant automaton
+//! that proves one interleaving infeasible removes every interleaving that fails for the same
+//! reason.
 
 use crate::annotation::{self, Proof};
 use crate::automizer::{proof_of, shortest_error_word};
-use crate::cegar::{self, Abstraction, ErrorWord, Explicit, Kind, Letter, States};
+use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter, States};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Por, Retry, Stats, Unknown, Verdict};
-use automata::{Interrupted, NestedReach, Nfa, Nwa};
-use ir::interleavings::{product, Interleavings, MoveKind, ProductError, Reduction};
+use automata::{Explorable, Interrupted, NestedReach, Nfa, Nwa};
+use ir::interleavings::{Interleavings, MoveKind, Reduction};
 use ir::{Cfg, ThreadProgram, Violation};
 use refine::nested::Nesting;
+use rustc_hash::FxHashSet;
 use smt::Term;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Instant;
+
+/// The most states of interleavings built whole.
+const MAX_BUILT: usize = 500_000;
 
 pub(crate) struct Interleaved<'a> {
     tp: &'a ThreadProgram,
-    /// The states, numbered as they are reached (the built product's locations are the same
-    /// numbers).
+    /// The states, numbered as they are reached.
     states: RefCell<Interleavings<'a>>,
     letters: Vec<Letter>,
     /// The variables dead after each letter.
     dead: Vec<Vec<Term>>,
-    /// The interleavings built whole, for the engines that search an automaton: their CFG and
-    /// automaton (whose accepting states change when one is set aside); `None` while an engine
-    /// explores the states itself.
-    built: Option<(Cfg, RefCell<Nfa>)>,
+    /// The transitions of each state expanded so far.
+    expanded: RefCell<Expanded>,
+    /// The states beyond a bound of the model that a feasible trace reached: no longer accepting.
+    aside: RefCell<FxHashSet<usize>>,
 }
 
 impl<'a> Interleaved<'a> {
-    /// The interleavings of `tp`'s threads, built whole (their size counted in `stats`).
-    pub(crate) fn new(tp: &'a ThreadProgram, config: &Config, stats: &mut Stats) -> Result<Interleaved<'a>, Unknown> {
-        let mut a = Interleaved::lazy(tp, config);
-        let product = product(&mut a.states.borrow_mut(), config.deadline).map_err(unbuilt)?;
-        let mut transitions = vec![Vec::new(); product.cfg.locs.len()];
-        for (e, &letter) in product.cfg.edges.iter().zip(&product.letters) {
-            transitions[e.src].push((letter, e.dst));
-        }
-        let accepting = product.cfg.locs.iter().map(|l| l.error.is_some()).collect();
-        let nfa = Nfa { initial: product.cfg.entry, transitions, accepting };
-        tracing::debug!(threads = tp.threads.len(), states = product.cfg.locs.len(), letters = a.letters.len(), "interleavings");
-        stats.interleaved_states += product.cfg.locs.len();
-        stats.interleaved_transitions += product.cfg.edges.len();
-        a.built = Some((product.cfg, RefCell::new(nfa)));
-        Ok(a)
-    }
-
     /// The interleavings of `tp`'s threads, explored as an engine asks for states.
-    pub(crate) fn lazy(tp: &'a ThreadProgram, config: &Config) -> Interleaved<'a> {
+    pub(crate) fn new(tp: &'a ThreadProgram, config: &Config) -> Interleaved<'a> {
         let encode = |t: &ir::threads::Thread| match config.large_blocks {
             true => ir::thread_block_encoding(&t.cfg, &tp.shared, !tp.race_data.is_empty()),
             false => t.cfg.clone(),
@@ -60,21 +51,73 @@ impl<'a> Interleaved<'a> {
             persistent: matches!(config.por, Por::Persistent | Por::Both),
             sleep: matches!(config.por, Por::Sleep | Por::Both).then_some(config.commutativity),
         };
-        let states = Interleavings::new(tp, tp.threads.iter().map(encode).collect(), reduction);
+        let states = Interleavings::new(tp, tp.threads.iter().map(encode).collect(), reduction, config.deadline);
         // The letter's edge is the thread's, between the thread's own locations.
         let letters = states.letters().iter().map(|l| Letter::new(l.edge.stmt(), Kind::Internal, &l.edge, l.action.thread)).collect();
         let dead = states.dead_after();
-        Interleaved { tp, states: RefCell::new(states), letters, dead, built: None }
+        Interleaved { tp, states: RefCell::new(states), letters, dead, expanded: RefCell::default(), aside: RefCell::default() }
     }
 
-    /// How many states were reached.
-    pub(crate) fn reached(&self) -> usize {
+    /// The interleavings of `tp`'s threads, every state expanded before `config`'s deadline
+    /// (for the engines that read them as one automaton); too many of them may be fewer with
+    /// fewer thread instances.
+    pub(crate) fn built(tp: &'a ThreadProgram, config: &Config) -> Result<Interleaved<'a>, Unknown> {
+        let a = Interleaved::new(tp, config);
+        let mut next = 0;
+        while next < a.reached() {
+            if a.reached() > MAX_BUILT {
+                let reason = format!("interleavings: more than {MAX_BUILT} interleaved states");
+                return Err(Unknown { reason, retry: Some(Retry::FewerThreadInstances) });
+            }
+            if config.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Unknown::new("interleavings: timeout before they were all built"));
+            }
+            a.transitions(next).map_err(Unknown::new)?;
+            next += 1;
+        }
+        Ok(a)
+    }
+
+    /// Counts the states reached and the transitions expanded in `stats`.
+    pub(crate) fn count(&self, stats: &mut Stats) {
+        stats.interleaved_states += self.reached();
+        stats.interleaved_transitions += self.expanded.borrow().transitions.len();
+    }
+
+    fn reached(&self) -> usize {
         self.states.borrow().len()
     }
 
-    /// The built interleavings (an engine that searches an automaton has them built).
-    fn built(&self) -> &(Cfg, RefCell<Nfa>) {
-        self.built.as_ref().expect("the interleavings are built for the engines that search an automaton")
+    /// The transitions that leave `state` (expanded once), or why they are not known.
+    fn transitions(&self, state: usize) -> Result<Vec<(usize, usize)>, String> {
+        if let Some(t) = self.expanded.borrow().get(state) {
+            return Ok(t);
+        }
+        let t = self.states.borrow_mut().successors(state).map_err(|why| format!("interleavings: {why}"))?;
+        self.expanded.borrow_mut().insert(state, &t);
+        Ok(t)
+    }
+
+    fn accepting(&self, state: usize) -> bool {
+        self.violation(state).is_some() && !self.aside.borrow().contains(&state)
+    }
+
+    /// The states reached and the transitions expanded so far as a CFG (a location per state).
+    fn cfg(&self) -> Cfg {
+        let states = self.states.borrow();
+        let mut cfg = Cfg::default();
+        for s in 0..states.len() {
+            states.add_location(&mut cfg, s);
+        }
+        let expanded = self.expanded.borrow();
+        for s in 0..states.len() {
+            for (letter, next) in expanded.get(s).unwrap_or_default() {
+                cfg.add_edge(states.letters()[letter].edge.between(s, next));
+            }
+        }
+        cfg.entry = states.initial();
+        cfg.exit = cfg.entry;
+        cfg
     }
 }
 
@@ -101,7 +144,7 @@ impl Abstraction for Interleaved<'_> {
         dfas: &mut [PredicateDfa],
         interrupt: &mut dyn FnMut(usize) -> Option<String>,
     ) -> Result<Option<ErrorWord>, Interrupted> {
-        shortest_error_word(&self.built().1.borrow(), dfas, interrupt)
+        shortest_error_word(&mut OnTheFly(self), dfas, interrupt)
     }
 
     fn nesting(&self, _: &[usize]) -> Option<Nesting> {
@@ -110,11 +153,10 @@ impl Abstraction for Interleaved<'_> {
 
     /// The product states a word runs through (a letter leads from a state to one state).
     fn path(&self, word: &[usize]) -> Option<Vec<usize>> {
-        let nfa = self.built().1.borrow();
-        let mut path = vec![nfa.initial];
+        let mut path = vec![self.states.borrow().initial()];
         for &l in word {
             let here = *path.last()?;
-            path.push(nfa.transitions[here].iter().find(|(x, _)| *x == l)?.1);
+            path.push(self.transitions(here).ok()?.iter().find(|(x, _)| *x == l)?.1);
         }
         Some(path)
     }
@@ -123,13 +165,17 @@ impl Abstraction for Interleaved<'_> {
     fn set_aside(&self, state: usize) -> bool {
         let limit = self.violation(state).is_some_and(|v| v.kind == ir::ViolationKind::ThreadLimit);
         if limit {
-            self.built().1.borrow_mut().accepting[state] = false;
+            self.aside.borrow_mut().insert(state);
         }
         limit
     }
 
+    /// The states expanded so far (all of them, for interleavings [`Interleaved::built`]).
     fn automaton(&self) -> Nwa {
-        self.built().1.borrow().clone().into()
+        let expanded = self.expanded.borrow();
+        let transitions = (0..self.reached()).map(|s| expanded.get(s).unwrap_or_default()).collect();
+        let accepting = (0..self.reached()).map(|s| self.accepting(s)).collect();
+        Nfa { initial: self.states.borrow().initial(), transitions, accepting }.into()
     }
 
     fn dead_after(&self, letter: usize) -> &[Term] {
@@ -137,38 +183,58 @@ impl Abstraction for Interleaved<'_> {
     }
 
     fn states(&self) -> Box<dyn States + '_> {
-        match &self.built {
-            Some((_, nfa)) => Box::new(Explicit::new(nfa.borrow().clone().into())),
-            None => Box::new(OnTheFly(&self.states)),
-        }
+        Box::new(OnTheFly(self))
     }
 
     fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof {
-        annotation::proof_of_states(entry, &self.built().0, reach, annotation, config)
+        annotation::proof_of_states(entry, &self.cfg(), reach, annotation, config)
     }
 
-    /// The annotation of every product state, checked on the product.
+    /// The annotation of every state the difference reaches, checked on the states expanded.
     fn proof(&self, entry: &str, dfas: &mut [PredicateDfa], _: &Rc<RefCell<Shared>>, config: &Config) -> Option<Proof> {
-        let (cfg, nfa) = self.built();
-        proof_of(&nfa.borrow(), cfg, entry, dfas, config)
+        proof_of(&mut OnTheFly(self), || Cow::Owned(self.cfg()), entry, dfas, config)
     }
 }
 
-/// The interleavings explored as an engine asks for states (every state may be reached by
-/// several interleavings).
-struct OnTheFly<'s, 'a>(&'s RefCell<Interleavings<'a>>);
+/// The transitions `(letter, target)` of the states expanded so far, packed in one vector (a
+/// search expands millions of states).
+#[derive(Default)]
+struct Expanded {
+    /// Per state, where its transitions start and how many there are (`None`: not expanded).
+    at: Vec<Option<(usize, usize)>>,
+    transitions: Vec<(u32, u32)>,
+}
+
+impl Expanded {
+    fn get(&self, state: usize) -> Option<Vec<(usize, usize)>> {
+        let (start, n) = (*self.at.get(state)?)?;
+        Some(self.transitions[start..start + n].iter().map(|&(l, t)| (l as usize, t as usize)).collect())
+    }
+
+    fn insert(&mut self, state: usize, transitions: &[(usize, usize)]) {
+        if self.at.len() <= state {
+            self.at.resize(state + 1, None);
+        }
+        self.at[state] = Some((self.transitions.len(), transitions.len()));
+        self.transitions.extend(transitions.iter().map(|&(l, t)| (l as u32, t as u32)));
+    }
+}
+
+/// The interleavings as an automaton a search explores state by state (every state may be
+/// reached by several interleavings).
+struct OnTheFly<'s, 'a>(&'s Interleaved<'a>);
 
 impl States for OnTheFly<'_, '_> {
     fn initial(&self) -> usize {
-        self.0.borrow().initial()
+        self.0.states.borrow().initial()
     }
 
     fn successors(&self, state: usize, _: Option<usize>) -> Result<Vec<(usize, usize)>, String> {
-        self.0.borrow_mut().successors(state).map_err(|e| format!("interleavings: {e}"))
+        self.0.transitions(state)
     }
 
     fn accepting(&self, state: usize) -> bool {
-        self.0.borrow().violation(state).is_some()
+        self.0.accepting(state)
     }
 
     fn join(&self, _: usize) -> bool {
@@ -176,17 +242,24 @@ impl States for OnTheFly<'_, '_> {
     }
 }
 
-/// Why the interleavings were not built; too many of them may be fewer with fewer thread
-/// instances.
-fn unbuilt(e: ProductError) -> Unknown {
-    let retry = matches!(e, ProductError::TooLarge).then_some(Retry::FewerThreadInstances);
-    Unknown { reason: format!("interleavings: {e}"), retry }
+impl Explorable for OnTheFly<'_, '_> {
+    fn initial(&self) -> usize {
+        self.0.states.borrow().initial()
+    }
+
+    fn transitions(&mut self, state: usize) -> Result<Cow<'_, [(usize, usize)]>, Interrupted> {
+        self.0.transitions(state).map(Cow::Owned).map_err(Interrupted)
+    }
+
+    fn accepting(&self, state: usize) -> bool {
+        self.0.accepting(state)
+    }
 }
 
 /// Runs trace abstraction on the interleavings of the threads of `tp`.
 pub fn verify(entry: &str, tp: &ThreadProgram, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    match Interleaved::new(tp, config, stats) {
-        Ok(a) => cegar::run(entry, &a, config, stats),
-        Err(u) => (Verdict::Unknown(u), None),
-    }
+    let a = Interleaved::new(tp, config);
+    let result = cegar::run(entry, &a, config, stats);
+    a.count(stats);
+    result
 }

@@ -193,7 +193,10 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         tracing::info!("{}; verifying again with {} thread instances", u.reason, next.1);
         let first = first_reason.get_or_insert_with(|| u.reason.clone()).clone();
         (retried, config.thread_instances) = (Some(next.0), next.1);
-        let mut again = verify_entries(program, &config);
+        // (a tenth of the time left is kept: a run cut at the deadline may take a while to let
+        // go of its solvers, and the answer should still say why the first run did not decide)
+        let run = Config { deadline: config.deadline.map(|d| d - d.saturating_duration_since(Instant::now()) / 10), ..config.clone() };
+        let mut again = verify_entries(program, &run);
         again.stats.absorb(&outcome.stats);
         again.stats.time_total_ms += outcome.stats.time_total_ms;
         if let Verdict::Unknown(u) = &mut again.verdict {

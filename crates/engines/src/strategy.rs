@@ -115,15 +115,15 @@ pub(crate) fn on_automaton<R>(
             let encoded = encode_with(cfg, config, acceleration);
             automizer::Flat::new(cfg, &encoded).map(|a| f(&a, stats)).map_err(Unknown::new)
         }
-        Prepared::Concurrent(tp) => match interleavings {
-            Interleavings::Built => interleaving::Interleaved::new(tp, config, stats).map(|a| f(&a, stats)),
-            Interleavings::OnTheFly => {
-                let a = interleaving::Interleaved::lazy(tp, config);
-                let r = f(&a, stats);
-                stats.interleaved_states += a.reached();
-                Ok(r)
-            }
-        },
+        Prepared::Concurrent(tp) => {
+            let a = match interleavings {
+                Interleavings::Built => interleaving::Interleaved::built(tp, config)?,
+                Interleavings::OnTheFly => interleaving::Interleaved::new(tp, config),
+            };
+            let r = f(&a, stats);
+            a.count(stats);
+            Ok(r)
+        }
         Prepared::Nested(np) => nested::build(np, config).map(|p| f(&p, stats)).map_err(Unknown::new),
     }
 }

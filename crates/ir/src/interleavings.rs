@@ -23,11 +23,12 @@ use crate::cfg::{Cfg, Edge, Label, LocId, ThreadOp, Violation, ViolationKind};
 use crate::por::{Commutativity, Independence, Persistent};
 use crate::stmt::Stmt;
 use crate::threads::{conflict, race_accesses, sorts, Accesses, ThreadProgram};
-use rustc_hash::FxHashMap;
+use indexmap::IndexSet;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use smt::build::{and, eq, tt};
 use smt::subst::free_vars;
 use smt::Term;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// What one letter does: an edge of one thread's CFG, taken in one of these ways.
@@ -75,35 +76,26 @@ impl Reduction {
     pub const NONE: Reduction = Reduction { persistent: false, sleep: None };
 }
 
-/// Why the states could not be explored further.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ProductError {
-    /// More than [`MAX_PRODUCT_LOCS`] states in an explicit [`Product`].
-    TooLarge,
-    /// A statement the interleavings cannot handle (reached in some state).
-    Unsupported(String),
-    /// The deadline passed before the product was complete.
-    OutOfTime,
-}
-
-impl std::fmt::Display for ProductError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ProductError::TooLarge => write!(f, "more than {MAX_PRODUCT_LOCS} interleaved states"),
-            ProductError::Unsupported(why) => f.write_str(why),
-            ProductError::OutOfTime => f.write_str("timeout before they were all built"),
-        }
-    }
-}
-
-/// A global state.
+/// A global state, in one allocation (a search keeps millions of them).
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Node {
-    /// Every thread's location, the owner of an atomic section (with its depth) and the letters
-    /// asleep (an error state has none: it has no successors).
-    Threads { locs: Vec<Option<LocId>>, atomic: Option<(usize, u32)>, sleep: Vec<usize> },
+    /// The owner of an atomic section (with its depth), and every thread's location
+    /// ([`NOT_RUNNING`] if it does not run) followed by the letters asleep (an error state has
+    /// none: it has no successors).
+    Threads { atomic: Option<(u32, u32)>, words: Box<[u32]> },
     /// The error state a letter leads to (a data race, a fork beyond the instances).
     After(usize),
+}
+
+/// The location of a thread that does not run, in [`Node::Threads`].
+const NOT_RUNNING: u32 = u32::MAX;
+
+impl Node {
+    fn threads(locs: &[Option<LocId>], atomic: Option<(usize, u32)>, sleep: &[usize]) -> Node {
+        let locs = locs.iter().map(|l| l.map_or(NOT_RUNNING, |l| l as u32));
+        let words = locs.chain(sleep.iter().map(|&a| a as u32)).collect();
+        Node::Threads { atomic: atomic.map(|(t, d)| (t as u32, d)), words }
+    }
 }
 
 /// The interleavings of a program's threads, whose CFGs are `cfgs` (each thread's CFG encoded,
@@ -117,24 +109,24 @@ pub struct Interleavings<'a> {
     independence: Option<Independence>,
     letters: Vec<Letter>,
     ids: FxHashMap<Move, usize>,
-    states: Vec<Node>,
-    index: FxHashMap<Node, usize>,
+    /// The states reached, numbered by their position.
+    states: IndexSet<Node, FxBuildHasher>,
 }
 
 impl<'a> Interleavings<'a> {
-    pub fn new(tp: &'a ThreadProgram, cfgs: Vec<Cfg>, reduction: Reduction) -> Interleavings<'a> {
+    /// The interleavings of `tp`'s threads; after `deadline` no solver query decides whether two
+    /// letters commute.
+    pub fn new(tp: &'a ThreadProgram, cfgs: Vec<Cfg>, reduction: Reduction, deadline: Option<Instant>) -> Interleavings<'a> {
         let succ: Vec<Vec<Vec<usize>>> = cfgs.iter().map(|c| c.successors()).collect();
         let access = race_accesses(tp, &cfgs);
         let letters = alphabet(tp, &cfgs, &access);
         let ids = letters.iter().enumerate().map(|(k, l)| (l.action, k)).collect();
         let persistent = reduction.persistent.then(|| Persistent::new(tp, &cfgs));
         let templates: Vec<String> = tp.threads.iter().map(|t| t.template.clone()).collect();
-        let independence = reduction.sleep.map(|c| Independence::new(&letters, templates, c));
-        let start =
-            Node::Threads { locs: (0..cfgs.len()).map(|t| (t == 0).then_some(cfgs[0].entry)).collect(), atomic: None, sleep: vec![] };
-        let mut x =
-            Interleavings { tp, cfgs, succ, access, persistent, independence, letters, ids, states: vec![], index: FxHashMap::default() };
-        x.intern(start);
+        let independence = reduction.sleep.map(|c| Independence::new(&letters, templates, c, deadline));
+        let start: Vec<Option<LocId>> = (0..cfgs.len()).map(|t| (t == 0).then_some(cfgs[0].entry)).collect();
+        let mut x = Interleavings { tp, cfgs, succ, access, persistent, independence, letters, ids, states: IndexSet::default() };
+        x.states.insert(Node::threads(&start, None, &[]));
         x
     }
 
@@ -192,17 +184,33 @@ impl<'a> Interleavings<'a> {
 
     /// The location of every thread at `state` (`None`: not running; empty for the state after
     /// a race check or a fork beyond the instances).
-    pub fn locations(&self, state: usize) -> &[Option<LocId>] {
+    pub fn locations(&self, state: usize) -> Vec<Option<LocId>> {
         match &self.states[state] {
-            Node::Threads { locs, .. } => locs,
-            Node::After(_) => &[],
+            Node::Threads { words, .. } => words[..self.cfgs.len()].iter().map(|&l| (l != NOT_RUNNING).then_some(l as LocId)).collect(),
+            Node::After(_) => vec![],
         }
+    }
+
+    /// Adds a location for `state` to `cfg`: an error location at an error state, named by the
+    /// threads' locations, at the position of the entry thread's.
+    pub fn add_location(&self, cfg: &mut Cfg, state: usize) -> LocId {
+        let locs = self.locations(state);
+        let name =
+            locs.iter().enumerate().filter_map(|(t, l)| l.map(|l| self.cfgs[t].locs[l].name.clone())).collect::<Vec<_>>().join(" | ");
+        let l = match self.violation(state) {
+            Some(v) => cfg.add_error_loc(v),
+            None => cfg.add_loc("", locs.first().copied().flatten().and_then(|l| self.cfgs[0].locs[l].pos.clone())),
+        };
+        cfg.locs[l].name = name;
+        l
     }
 
     /// The violation at `state`, if it is an error state.
     pub fn violation(&self, state: usize) -> Option<Violation> {
         match &self.states[state] {
-            Node::Threads { locs, .. } => locs.iter().enumerate().find_map(|(t, l)| l.and_then(|l| self.cfgs[t].locs[l].error.clone())),
+            Node::Threads { .. } => {
+                self.locations(state).iter().enumerate().find_map(|(t, l)| l.and_then(|l| self.cfgs[t].locs[l].error.clone()))
+            }
             Node::After(letter) => {
                 let m = self.letters[*letter].action;
                 match m.kind {
@@ -214,12 +222,16 @@ impl<'a> Interleavings<'a> {
     }
 
     /// The letters enabled at `state` and the states they lead to (in the order of the
-    /// letters), or why a letter there cannot be interleaved.
-    pub fn successors(&mut self, state: usize) -> Result<Vec<(usize, usize)>, ProductError> {
+    /// letters), or why a letter there cannot be interleaved (an unsupported access where a
+    /// race is checked).
+    pub fn successors(&mut self, state: usize) -> Result<Vec<(usize, usize)>, String> {
         if self.violation(state).is_some() {
             return Ok(vec![]);
         }
-        let Node::Threads { locs, atomic, sleep } = self.states[state].clone() else { return Ok(vec![]) };
+        let Node::Threads { atomic, words } = &self.states[state] else { return Ok(vec![]) };
+        let atomic = atomic.map(|(t, d)| (t as usize, d));
+        let sleep: Vec<usize> = words[self.cfgs.len()..].iter().map(|&a| a as usize).collect();
+        let locs = self.locations(state);
         let mut out = self.enabled(&locs, atomic)?;
         out.sort_by_key(|(letter, _)| *letter);
         let Some(independence) = self.independence.as_mut() else {
@@ -245,7 +257,7 @@ impl<'a> Interleavings<'a> {
     /// The letters enabled where the threads are at `locs` (with the atomic section's owner),
     /// each with the next locations and owner (`None`: the letter's own error state).
     #[allow(clippy::type_complexity)]
-    fn enabled(&self, locs: &[Option<LocId>], atomic: Option<(usize, u32)>) -> Result<Vec<(usize, Next)>, ProductError> {
+    fn enabled(&self, locs: &[Option<LocId>], atomic: Option<(usize, u32)>) -> Result<Vec<(usize, Next)>, String> {
         let cfgs = &self.cfgs;
         let only = self.persistent.as_ref().filter(|_| atomic.is_none()).and_then(|p| p.choose(cfgs, &self.succ, locs));
         let mut out = vec![];
@@ -262,13 +274,16 @@ impl<'a> Interleavings<'a> {
         }
         // two threads at accesses of one place, one of them writing (an access inside an
         // atomic section races with one outside it)
+        if self.tp.race_data.is_empty() {
+            return Ok(out);
+        }
         for (t, u) in running_pairs(locs) {
             let (lt, lu) = (locs[t].unwrap_or_default(), locs[u].unwrap_or_default());
             for (&e, &f) in self.succ[t][lt].iter().flat_map(|e| self.succ[u][lu].iter().map(move |f| (e, f))) {
                 let (a, b) = (self.access[t][e].as_ref(), self.access[u][f].as_ref());
                 let (a, b) = match (a, b) {
                     (Ok(a), Ok(b)) => (a, b),
-                    (Err(why), _) | (_, Err(why)) => return Err(ProductError::Unsupported(why.clone())),
+                    (Err(why), _) | (_, Err(why)) => return Err(why.clone()),
                 };
                 if conflict(a, b).is_some() {
                     out.push((self.ids[&Move { thread: t, edge: e, kind: MoveKind::Race(u, f) }], None));
@@ -285,19 +300,10 @@ impl<'a> Interleavings<'a> {
             None => Node::After(letter),
             Some((locs, atomic)) => {
                 let error = locs.iter().enumerate().any(|(t, l)| l.is_some_and(|l| self.cfgs[t].locs[l].error.is_some()));
-                Node::Threads { locs, atomic, sleep: if error { vec![] } else { sleep } }
+                Node::threads(&locs, atomic, if error { &[] } else { &sleep })
             }
         };
-        self.intern(node)
-    }
-
-    fn intern(&mut self, node: Node) -> usize {
-        if let Some(&id) = self.index.get(&node) {
-            return id;
-        }
-        self.states.push(node.clone());
-        self.index.insert(node, self.states.len() - 1);
-        self.states.len() - 1
+        self.states.insert_full(node).0
     }
 }
 
@@ -477,90 +483,5 @@ fn transitions(
             .filter(|&j| j != t && locs[j] == Some(cfgs[j].exit) && joins(tp, j, ids, rets))
             .map(|j| (MoveKind::Join(j), step(Some((j, None)), atomic)))
             .collect(),
-    }
-}
-
-/// Bound on the locations of an explicit [`Product`].
-pub const MAX_PRODUCT_LOCS: usize = 500_000;
-
-/// Whether `deadline` has passed (checked as each state of a product is added: a product of a
-/// hundred thousand states takes seconds).
-pub(crate) fn past(deadline: Option<Instant>) -> bool {
-    deadline.is_some_and(|d| Instant::now() >= d)
-}
-
-/// The interleavings built whole as one CFG: each location a state, each edge a letter
-/// ([`Product::moves`]).
-pub struct Product {
-    pub cfg: Cfg,
-    /// The letter of each edge of `cfg` (an index into the alphabet).
-    pub letters: Vec<usize>,
-    /// The move of each edge of `cfg`.
-    pub moves: Vec<Move>,
-    /// The location of every thread at each location of `cfg` (`None`: not running).
-    pub states: Vec<Vec<Option<LocId>>>,
-}
-
-/// Every state of `x` reachable from its initial one (breadth first), as a CFG, before
-/// `deadline`.
-pub fn product(x: &mut Interleavings, deadline: Option<Instant>) -> Result<Product, ProductError> {
-    let mut built = Building {
-        cfg: Cfg::default(),
-        letters: vec![],
-        moves: vec![],
-        states: vec![],
-        loc_of: FxHashMap::default(),
-        queue: VecDeque::new(),
-    };
-    built.cfg.entry = built.add(x, x.initial(), deadline)?;
-    while let Some(s) = built.queue.pop_front() {
-        let src = built.loc_of[&s];
-        for (letter, next) in x.successors(s)? {
-            let dst = built.add(x, next, deadline)?;
-            let l = &x.letters[letter];
-            built.cfg.add_edge(l.edge.between(src, dst));
-            built.letters.push(letter);
-            built.moves.push(l.action);
-        }
-    }
-    let Building { mut cfg, letters, moves, states, .. } = built;
-    cfg.exit = cfg.entry;
-    Ok(Product { cfg, letters, moves, states })
-}
-
-/// A [`Product`] being built: its locations are the states in the order the search reaches
-/// them, and the states whose successors are still to be added.
-struct Building {
-    cfg: Cfg,
-    letters: Vec<usize>,
-    moves: Vec<Move>,
-    states: Vec<Vec<Option<LocId>>>,
-    loc_of: FxHashMap<usize, LocId>,
-    queue: VecDeque<usize>,
-}
-
-impl Building {
-    /// The location of state `s` of `x`, added (and queued) if it is new.
-    fn add(&mut self, x: &Interleavings, s: usize, deadline: Option<Instant>) -> Result<LocId, ProductError> {
-        if let Some(&l) = self.loc_of.get(&s) {
-            return Ok(l);
-        }
-        if self.cfg.locs.len() >= MAX_PRODUCT_LOCS {
-            return Err(ProductError::TooLarge);
-        }
-        if past(deadline) {
-            return Err(ProductError::OutOfTime);
-        }
-        let locs = x.locations(s);
-        let name = locs.iter().enumerate().filter_map(|(t, l)| l.map(|l| x.cfgs[t].locs[l].name.clone())).collect::<Vec<_>>().join(" | ");
-        let l = match x.violation(s) {
-            Some(v) => self.cfg.add_error_loc(v),
-            None => self.cfg.add_loc("", locs.first().copied().flatten().and_then(|l| x.cfgs[0].locs[l].pos.clone())),
-        };
-        self.cfg.locs[l].name = name;
-        self.states.push(locs.to_vec());
-        self.loc_of.insert(s, l);
-        self.queue.push_back(s);
-        Ok(l)
     }
 }

@@ -1,7 +1,7 @@
-//! Threads: splitting non-atomic statements, the encoding of a thread's CFG, and the product
-//! of thread instances.
+//! Threads: splitting non-atomic statements, the encoding of a thread's CFG, and the
+//! interleavings of thread instances.
 
-use ir::interleavings::{product, Interleavings, Product, ProductError, Reduction};
+use ir::interleavings::{Interleavings, Reduction};
 use ir::por::Commutativity;
 use ir::threads::split_shared_reads;
 use ir::ThreadProgram;
@@ -10,10 +10,28 @@ use smt::build::*;
 use smt::{Sort, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The interleavings of `tp`'s threads (each its prepared CFG) with `reduction`, built whole.
-fn built(tp: &ThreadProgram, reduction: Reduction, deadline: Option<std::time::Instant>) -> Result<Product, ProductError> {
+/// Every state of the interleavings reachable from the initial one, explored to the end.
+struct Explored {
+    /// Each state's thread locations (none for the state after a race check or a fork beyond
+    /// the instances).
+    states: Vec<Vec<Option<usize>>>,
+    violations: Vec<Option<ViolationKind>>,
+    transitions: usize,
+}
+
+/// The interleavings of `tp`'s threads (each its prepared CFG) with `reduction`, every state
+/// expanded.
+fn explore(tp: &ThreadProgram, reduction: Reduction) -> Explored {
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    product(&mut Interleavings::new(tp, cfgs, reduction), deadline)
+    let mut x = Interleavings::new(tp, cfgs, reduction, None);
+    let (mut next, mut transitions) = (0, 0);
+    while next < x.len() {
+        transitions += x.successors(next).expect("successors").len();
+        next += 1;
+    }
+    let states = (0..x.len()).map(|s| x.locations(s)).collect();
+    let violations = (0..x.len()).map(|s| x.violation(s).map(|v| v.kind)).collect();
+    Explored { states, violations, transitions }
 }
 
 const PERSISTENT: Reduction = Reduction { persistent: true, sleep: None };
@@ -156,24 +174,20 @@ fn forking(n: usize) -> Program {
 }
 
 #[test]
-fn the_product_interleaves_the_instances_and_marks_a_fork_beyond_them() {
+fn the_interleavings_interleave_the_instances_and_mark_a_fork_beyond_them() {
     let tp = ir::prepare_threads(&forking(2), "main", 2).expect("prepared").expect("threads");
     assert_eq!(tp.threads.len(), 3);
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let prod = built(&tp, Reduction::NONE, None).expect("product");
-    assert!(prod.cfg.locs.iter().all(|l| l.error.is_none()), "two instances suffice for two forks");
+    let all = explore(&tp, Reduction::NONE);
+    assert!(all.violations.iter().all(Option::is_none), "two instances suffice for two forks");
     // both increments in either order: the final state (every thread at its exit) is reached
     // by two paths
-    let ends = prod.states.iter().filter(|s| s.iter().enumerate().all(|(t, l)| *l == Some(cfgs[t].exit))).count();
+    let ends = all.states.iter().filter(|s| s.iter().enumerate().all(|(t, l)| *l == Some(cfgs[t].exit))).count();
     assert_eq!(ends, 1);
     let tp = ir::prepare_threads(&forking(3), "main", 2).expect("prepared").expect("threads");
-    let prod = built(&tp, Reduction::NONE, None).expect("product");
-    let limits = prod.cfg.locs.iter().filter(|l| l.error.as_ref().is_some_and(|v| v.kind == ViolationKind::ThreadLimit)).count();
+    let all = explore(&tp, Reduction::NONE);
+    let limits = all.violations.iter().filter(|v| **v == Some(ViolationKind::ThreadLimit)).count();
     assert_eq!(limits, 1, "the third fork finds no free instance");
-    // past its deadline, neither the product nor its reduction is built
-    let past = Some(std::time::Instant::now());
-    assert!(matches!(built(&tp, Reduction::NONE, past), Err(ProductError::OutOfTime)));
-    assert!(matches!(built(&tp, sleep(Commutativity::Semantic), past), Err(ProductError::OutOfTime)));
 }
 
 #[test]
@@ -223,7 +237,7 @@ fn independent_writers() -> Program {
 /// The edges of the sleep-set reduction of `program`'s product with `commutativity`.
 fn sleep_set_edges(program: &Program, commutativity: Commutativity) -> usize {
     let tp = ir::prepare_threads(program, "main", 1).expect("prepared").expect("threads");
-    built(&tp, sleep(commutativity), None).expect("reduced").cfg.edges.len()
+    explore(&tp, sleep(commutativity)).transitions
 }
 
 #[test]
@@ -247,15 +261,34 @@ fn statements_that_commute_concretely_are_independent_and_others_not() {
 fn reductions_keep_every_state_and_explore_less() {
     let tp = ir::prepare_threads(&independent_writers(), "main", 1).expect("prepared").expect("threads");
     let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
-    let full = built(&tp, Reduction::NONE, None).expect("product");
-    let states = |p: &Product| p.states.iter().cloned().collect::<BTreeSet<_>>();
-    // sleep sets: every product state, fewer transitions (the writers commute)
-    let reduced = built(&tp, sleep(Commutativity::Syntactic), None).expect("reduced");
+    let full = explore(&tp, Reduction::NONE);
+    let states = |p: &Explored| p.states.iter().cloned().collect::<BTreeSet<_>>();
+    // sleep sets: every state, fewer transitions (the writers commute)
+    let reduced = explore(&tp, sleep(Commutativity::Syntactic));
     assert_eq!(states(&reduced), states(&full));
-    assert!(reduced.cfg.edges.len() < full.cfg.edges.len(), "{} < {}", reduced.cfg.edges.len(), full.cfg.edges.len());
+    assert!(reduced.transitions < full.transitions, "{} < {}", reduced.transitions, full.transitions);
     // persistent sets: fewer states, the final one among them
-    let persistent = built(&tp, PERSISTENT, None).expect("product");
-    assert!(persistent.cfg.locs.len() < full.cfg.locs.len());
+    let persistent = explore(&tp, PERSISTENT);
+    assert!(persistent.states.len() < full.states.len());
     let end: Vec<Option<usize>> = cfgs.iter().map(|c| Some(c.exit)).collect();
     assert!(states(&persistent).contains(&end) && states(&full).contains(&end));
+}
+
+#[test]
+fn a_thread_variable_is_dead_after_its_last_read() {
+    // thread `a` reads `ga` into its own `t`, then writes `t + 1`: `t` is live between the two
+    let program = two_threads(vec![set("t", var("ga")), set("ga", add(&[var("t"), int(1)]))], vec![set("gb", int(1))]);
+    let tp = ir::prepare_threads(&program, "main", 1).expect("prepared").expect("threads");
+    let cfgs: Vec<Cfg> = tp.threads.iter().map(|t| t.cfg.clone()).collect();
+    let x = Interleavings::new(&tp, cfgs, Reduction::NONE, None);
+    let dead = x.dead_after();
+    let after = |stmt: &str| {
+        let k = x.letters().iter().position(|l| format!("{:?}", l.edge.stmt()).contains(stmt)).expect("the letter");
+        dead[k].iter().map(|v| v.var_name().unwrap_or("").to_string()).collect::<Vec<_>>()
+    };
+    let t = |names: Vec<String>| names.iter().any(|n| n.starts_with("t@"));
+    assert!(!t(after("Assign([(t@")), "t is read after it is assigned");
+    assert!(t(after("Assign([(ga")), "t is dead after its last read");
+    // shared variables are never forgotten
+    assert!(after("Assign([(ga").iter().all(|n| n != "ga" && n != "gb"));
 }
