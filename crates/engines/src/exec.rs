@@ -405,7 +405,9 @@ fn search(entry: &str, a: &dyn Abstraction, engine: &Exec, config: &Config, stat
         (Some(v), _) => (v, None),
         (None, Some(why)) => (Verdict::unknown(why), None),
         (None, None) if s.beyond_model => {
-            (Verdict::unknown(format!("{name}: every path ends, but some start more threads than modeled")), None)
+            // (a run with more instances explores what these paths could not)
+            let reason = format!("{name}: every path ends, but some start more threads than modeled");
+            (Verdict::Unknown(Unknown { reason, retry: Some(crate::Retry::MoreThreadInstances) }), None)
         }
         // every path ended, and every error path on the way was infeasible
         (None, None) => {
