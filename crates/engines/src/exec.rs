@@ -16,7 +16,12 @@
 //! program: TRUE, with the exploration as its proof. A path that comes back to a
 //! state it passed (the same location, values, call stack and path condition) is not followed
 //! again: every error it could reach, the earlier state reaches by a shorter path, so a finite
-//! state space is exhausted too (`while (1)` over a few constant values).
+//! state space is exhausted too (`while (1)` over a few constant values). Across paths, a node
+//! with the state, values, call stack and path condition of one explored in the round at most
+//! as deep is not explored again; on the interleavings of threads (explored on the fly) the
+//! values dead after a letter are forgotten and symbols are named by where they arise, so two
+//! orders of commuting statements meet in one node and the search is stateful
+//! (`docs/concurrency.md`).
 //!
 //! The engine `exec-finite` is the same search for programs with few paths: it gives up as soon
 //! as the bound cuts a path on which one branch, in one procedure frame, has depended on
