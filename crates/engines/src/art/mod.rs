@@ -27,12 +27,11 @@ mod chain;
 mod tree;
 
 use crate::annotation::Proof;
-use crate::cegar::{self, timed, Abstraction, Kind, NO_PROGRESS};
+use crate::cegar::{self, timed, Abstraction, Kind, States, NO_PROGRESS};
 use crate::predicate_dfa::Shared;
 use crate::sources::Session;
 use crate::strategy::{on_automaton, Engine, Interleavings, Task};
 use crate::{Config, Stats, Unknown, Verdict};
-use automata::Nwa;
 use chain::{Chain, Item, LetterInfo, VarsOf};
 use ir::TransFormula;
 use refine::nested::Nesting;
@@ -92,8 +91,10 @@ impl Engine for Art {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        on_automaton(task, config, ir::Acceleration::Linear, Interleavings::Built, stats, |a, stats| explore(task.entry, a, config, stats))
-            .unwrap_or_else(|u| (Verdict::Unknown(u.prefixed("art")), None))
+        on_automaton(task, config, ir::Acceleration::Linear, Interleavings::OnTheFly, stats, |a, stats| {
+            explore(task.entry, a, config, stats)
+        })
+        .unwrap_or_else(|u| (Verdict::Unknown(u.prefixed("art")), None))
     }
 }
 
@@ -140,7 +141,7 @@ fn predicates(t: &Term) -> Vec<Term> {
 struct Explorer<'a> {
     entry: &'a str,
     a: &'a dyn Abstraction,
-    nwa: Nwa,
+    states: Box<dyn States + 'a>,
     letters: Vec<LetterInfo>,
     /// The free variables of the predicates the chains look at.
     vars: VarsOf,
@@ -168,7 +169,7 @@ const MAX_CONDITIONAL_PER_BRANCH: usize = 2;
 /// Builds the tree of `a`'s program automaton until no node is left to expand, an error path
 /// is feasible, or the budget ends.
 fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-    let nwa = a.automaton();
+    let states = a.states();
     let letters: Vec<LetterInfo> = a.letters().iter().map(|l| LetterInfo::new(l.formula.clone(), &l.stmt)).collect();
     let skip = config.art.boolean.then_some(letters.len());
     let formulas = letters.iter().map(|l| l.formula.clone()).chain(skip.map(|_| TransFormula::skip())).collect();
@@ -180,11 +181,11 @@ fn explore(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats)
         true => Precision::Global(BTreeSet::new()),
         false => Precision::PerState(HashMap::new(), BTreeSet::new()),
     };
-    let tree = Tree::new(nwa.initial);
+    let tree = Tree::new(states.initial());
     let mut x = Explorer {
         entry,
         a,
-        nwa,
+        states,
         letters,
         vars: VarsOf::default(),
         tree,
@@ -250,7 +251,7 @@ impl Explorer<'_> {
                 continue;
             }
             let state = self.tree.nodes[n].state;
-            if self.nwa.accepting[state] {
+            if self.states.accepting(state) {
                 if let Some(v) = self.at_error(n, stats) {
                     return v;
                 }
@@ -260,7 +261,10 @@ impl Explorer<'_> {
                 continue;
             }
             // the successors depend on the state and the call stack, which nothing below changes
-            let successors = self.successors(n);
+            let successors = match self.successors(n) {
+                Ok(s) => s,
+                Err(why) => return Verdict::unknown(format!("art: {why}")),
+            };
             if self.config.art.conditional && successors.len() > 1 {
                 let started = std::time::Instant::now();
                 self.conditional(n, stats);
@@ -277,14 +281,16 @@ impl Explorer<'_> {
 
     /// The transitions of the automaton from `n` (`(letter, target, step)`): the internal
     /// ones and the calls of its state, and the returns to its pending call.
-    fn successors(&self, n: usize) -> Vec<(usize, usize, Step)> {
+    fn successors(&self, n: usize) -> Result<Vec<(usize, usize, Step)>, String> {
         let node = &self.tree.nodes[n];
-        let internal = self.nwa.internal[node.state].iter().map(|&(l, d)| (l, d, Step::Internal));
-        let calls = self.nwa.calls[node.state].iter().map(|&(l, d)| (l, d, Step::Call));
-        let returns = node.call.into_iter().flat_map(|(hier, call)| {
-            self.nwa.returns[node.state].iter().filter(move |r| r.0 == call).map(move |&(_, l, d)| (l, d, Step::Return { hier }))
-        });
-        internal.chain(calls).chain(returns).collect()
+        let step = |l: usize| match self.a.letters()[l].kind {
+            Kind::Internal => Step::Internal,
+            Kind::Call => Step::Call,
+            // (only returns to the pending call are among the successors)
+            Kind::Return(_) => Step::Return { hier: node.call.map_or(0, |(hier, _)| hier) },
+        };
+        let successors = self.states.successors(node.state, node.call.map(|(_, call)| call))?;
+        Ok(successors.into_iter().map(|(l, d)| (l, d, step(l))).collect())
     }
 
     /// The region of the successor of `n` by `letter` (taken by `step`) at `state`, `None`
@@ -349,7 +355,6 @@ impl Explorer<'_> {
                     // a location beyond the model's bounds: no proof any more, but an error
                     // elsewhere may still be found
                     Verdict::Unknown(u) if self.a.set_aside(state) => {
-                        self.nwa.accepting[state] = false;
                         self.beyond.get_or_insert(u);
                         self.work.push_back(n);
                         None
@@ -410,7 +415,14 @@ impl Explorer<'_> {
     fn conditional(&mut self, n: usize, stats: &mut Stats) {
         let state = self.tree.nodes[n].state;
         let mut path = None;
-        for (letter, _) in self.nwa.internal[state].clone() {
+        // (a state whose successors are not known is reported when it is expanded)
+        let internal = self
+            .states
+            .successors(state, None)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&(l, _)| matches!(self.a.letters()[l].kind, Kind::Internal));
+        for (letter, _) in internal.collect::<Vec<_>>() {
             if self.session.budget.stopped().is_some() {
                 return; // pruning only strengthens: the search stops at the next node
             }
