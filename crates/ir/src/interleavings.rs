@@ -135,11 +135,6 @@ impl<'a> Interleavings<'a> {
         &self.letters
     }
 
-    /// The thread CFGs.
-    pub fn cfgs(&self) -> &[Cfg] {
-        &self.cfgs
-    }
-
     /// For each letter, the variables of threads that no other thread reads which are dead
     /// after it: no path of their thread reads them before writing them again (an instance
     /// that a join ends has every variable dead). A search that forgets them finds that two
@@ -256,7 +251,6 @@ impl<'a> Interleavings<'a> {
 
     /// The letters enabled where the threads are at `locs` (with the atomic section's owner),
     /// each with the next locations and owner (`None`: the letter's own error state).
-    #[allow(clippy::type_complexity)]
     fn enabled(&self, locs: &[Option<LocId>], atomic: Option<(usize, u32)>) -> Result<Vec<(usize, Next)>, String> {
         let cfgs = &self.cfgs;
         let only = self.persistent.as_ref().filter(|_| atomic.is_none()).and_then(|p| p.choose(cfgs, &self.succ, locs));
