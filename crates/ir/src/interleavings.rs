@@ -20,13 +20,12 @@
 //! order of the letters ([`crate::por::Independence`]).
 
 use crate::cfg::{Cfg, Edge, Label, LocId, ThreadOp, Violation, ViolationKind};
-use crate::por::{Commutativity, Independence, Persistent};
+use crate::por::{Commutativity, Footprint, Independence, Persistent};
 use crate::stmt::Stmt;
 use crate::threads::{conflict, race_accesses, sorts, Accesses, ThreadProgram};
 use indexmap::IndexSet;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use smt::build::{and, eq, tt};
-use smt::subst::free_vars;
 use smt::Term;
 use std::collections::BTreeSet;
 use std::time::Instant;
@@ -180,10 +179,15 @@ impl<'a> Interleavings<'a> {
     /// The location of every thread at `state` (`None`: not running; empty for the state after
     /// a race check or a fork beyond the instances).
     pub fn locations(&self, state: usize) -> Vec<Option<LocId>> {
-        match &self.states[state] {
-            Node::Threads { words, .. } => words[..self.cfgs.len()].iter().map(|&l| (l != NOT_RUNNING).then_some(l as LocId)).collect(),
-            Node::After(_) => vec![],
-        }
+        self.locs(state).collect()
+    }
+
+    fn locs(&self, state: usize) -> impl Iterator<Item = Option<LocId>> + '_ {
+        let words = match &self.states[state] {
+            Node::Threads { words, .. } => &words[..self.cfgs.len()],
+            Node::After(_) => &[],
+        };
+        words.iter().map(|&l| (l != NOT_RUNNING).then_some(l as LocId))
     }
 
     /// Adds a location for `state` to `cfg`: an error location at an error state, named by the
@@ -203,9 +207,7 @@ impl<'a> Interleavings<'a> {
     /// The violation at `state`, if it is an error state.
     pub fn violation(&self, state: usize) -> Option<Violation> {
         match &self.states[state] {
-            Node::Threads { .. } => {
-                self.locations(state).iter().enumerate().find_map(|(t, l)| l.and_then(|l| self.cfgs[t].locs[l].error.clone()))
-            }
+            Node::Threads { .. } => self.locs(state).enumerate().find_map(|(t, l)| l.and_then(|l| self.cfgs[t].locs[l].error.clone())),
             Node::After(letter) => {
                 let m = self.letters[*letter].action;
                 match m.kind {
@@ -220,13 +222,13 @@ impl<'a> Interleavings<'a> {
     /// letters), or why a letter there cannot be interleaved (an unsupported access where a
     /// race is checked).
     pub fn successors(&mut self, state: usize) -> Result<Vec<(usize, usize)>, String> {
-        if self.violation(state).is_some() {
-            return Ok(vec![]);
-        }
         let Node::Threads { atomic, words } = &self.states[state] else { return Ok(vec![]) };
         let atomic = atomic.map(|(t, d)| (t as usize, d));
         let sleep: Vec<usize> = words[self.cfgs.len()..].iter().map(|&a| a as usize).collect();
         let locs = self.locations(state);
+        if self.at_error(&locs) {
+            return Ok(vec![]);
+        }
         let mut out = self.enabled(&locs, atomic)?;
         out.sort_by_key(|(letter, _)| *letter);
         let Some(independence) = self.independence.as_mut() else {
@@ -274,17 +276,21 @@ impl<'a> Interleavings<'a> {
         for (t, u) in running_pairs(locs) {
             let (lt, lu) = (locs[t].unwrap_or_default(), locs[u].unwrap_or_default());
             for (&e, &f) in self.succ[t][lt].iter().flat_map(|e| self.succ[u][lu].iter().map(move |f| (e, f))) {
-                let (a, b) = (self.access[t][e].as_ref(), self.access[u][f].as_ref());
-                let (a, b) = match (a, b) {
-                    (Ok(a), Ok(b)) => (a, b),
-                    (Err(why), _) | (_, Err(why)) => return Err(why.clone()),
-                };
-                if conflict(a, b).is_some() {
-                    out.push((self.ids[&Move { thread: t, edge: e, kind: MoveKind::Race(u, f) }], None));
+                if let (Err(why), _) | (_, Err(why)) = (&self.access[t][e], &self.access[u][f]) {
+                    return Err(why.clone());
+                }
+                // (the alphabet has a race check for every two accesses that conflict)
+                if let Some(&check) = self.ids.get(&Move { thread: t, edge: e, kind: MoveKind::Race(u, f) }) {
+                    out.push((check, None));
                 }
             }
         }
         Ok(out)
+    }
+
+    /// Whether a thread is at an error location.
+    fn at_error(&self, locs: &[Option<LocId>]) -> bool {
+        locs.iter().enumerate().any(|(t, l)| l.is_some_and(|l| self.cfgs[t].locs[l].error.is_some()))
     }
 
     /// The state after `letter` (`next`: the locations and the atomic section's owner, `None`
@@ -293,51 +299,30 @@ impl<'a> Interleavings<'a> {
         let node = match next {
             None => Node::After(letter),
             Some((locs, atomic)) => {
-                let error = locs.iter().enumerate().any(|(t, l)| l.is_some_and(|l| self.cfgs[t].locs[l].error.is_some()));
-                Node::threads(&locs, atomic, if error { &[] } else { &sleep })
+                let sleep = if self.at_error(&locs) { &[][..] } else { &sleep };
+                Node::threads(&locs, atomic, sleep)
             }
         };
         self.states.insert_full(node).0
     }
 }
 
-/// The variables an edge reads and those it writes (a thread operation reads its terms; a join
-/// writes its targets).
-fn reads_writes(e: &Edge) -> (BTreeSet<Term>, BTreeSet<Term>) {
-    match &e.label {
-        Label::Thread(ThreadOp::Join { ids, rets }) => {
-            (ids.iter().flat_map(free_vars).collect(), rets.iter().flat_map(free_vars).collect())
-        }
-        Label::Thread(op) => (op.terms().iter().flat_map(free_vars).collect(), BTreeSet::new()),
-        _ => {
-            let tf = e.trans_formula();
-            (tf.in_vars.keys().cloned().collect(), tf.assigned_vars())
-        }
-    }
-}
-
 /// Every variable a CFG's edges read or write.
 fn thread_vars(cfg: &Cfg) -> BTreeSet<Term> {
-    cfg.edges
-        .iter()
-        .flat_map(|e| {
-            let (r, w) = reads_writes(e);
-            r.into_iter().chain(w)
-        })
-        .collect()
+    cfg.edges.iter().map(Footprint::of).flat_map(|f| f.reads.into_iter().chain(f.writes)).collect()
 }
 
 /// The variables live at each location of a thread's CFG: read on some path from it before
 /// they are written (an `Exit` edge leads to the exit).
 fn live_vars(cfg: &Cfg) -> Vec<BTreeSet<Term>> {
-    let effects: Vec<(BTreeSet<Term>, BTreeSet<Term>)> = cfg.edges.iter().map(reads_writes).collect();
+    let effects: Vec<Footprint> = cfg.edges.iter().map(Footprint::of).collect();
     let mut live: Vec<BTreeSet<Term>> = vec![BTreeSet::new(); cfg.locs.len()];
     let mut changed = true;
     while changed {
         changed = false;
-        for (e, (reads, writes)) in cfg.edges.iter().zip(&effects) {
+        for (e, f) in cfg.edges.iter().zip(&effects) {
             let to = if matches!(e.label, Label::Thread(ThreadOp::Exit { .. })) { cfg.exit } else { e.dst };
-            let flow: Vec<Term> = reads.iter().chain(live[to].iter().filter(|x| !writes.contains(*x))).cloned().collect();
+            let flow: Vec<Term> = f.reads.iter().chain(live[to].iter().filter(|x| !f.writes.contains(*x))).cloned().collect();
             for x in flow {
                 changed |= live[e.src].insert(x);
             }

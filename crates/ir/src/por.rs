@@ -22,21 +22,29 @@ use crate::stmt::Stmt;
 use crate::threads::ThreadProgram;
 use rustc_hash::FxHashMap;
 use smt::build::{and, eq, implies, not, tt};
-use smt::subst::substitute;
+use smt::subst::{free_vars, substitute};
 use smt::Term;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
-/// What a move touches, for deciding independence.
-struct Footprint {
-    reads: BTreeSet<Term>,
-    writes: BTreeSet<Term>,
+/// The variables an edge reads and those it writes: a statement's, or a thread operation's
+/// terms (a join writes its targets).
+pub(crate) struct Footprint {
+    pub(crate) reads: BTreeSet<Term>,
+    pub(crate) writes: BTreeSet<Term>,
 }
 
 impl Footprint {
-    fn of(e: &Edge) -> Footprint {
-        let tf = e.trans_formula();
-        Footprint { reads: tf.in_vars.keys().cloned().collect(), writes: tf.assigned_vars() }
+    pub(crate) fn of(e: &Edge) -> Footprint {
+        let vars = |ts: &[Term]| ts.iter().flat_map(free_vars).collect();
+        match &e.label {
+            Label::Thread(ThreadOp::Join { ids, rets }) => Footprint { reads: vars(ids), writes: vars(rets) },
+            Label::Thread(op) => Footprint { reads: vars(&op.terms()), writes: BTreeSet::new() },
+            _ => {
+                let tf = e.trans_formula();
+                Footprint { reads: tf.in_vars.keys().cloned().collect(), writes: tf.assigned_vars() }
+            }
+        }
     }
 }
 
@@ -275,23 +283,14 @@ fn futures(cfg: &Cfg) -> Vec<Future> {
         for e in &cfg.edges {
             let mut f = out[e.dst].clone();
             match &e.label {
-                Label::Stmt(_) => {
+                Label::Call(_) => f.atomic = true,
+                label => {
                     let p = Footprint::of(e);
                     f.reads.extend(p.reads);
                     f.writes.extend(p.writes);
+                    f.atomic |= matches!(label, Label::Thread(ThreadOp::AtomicBegin));
+                    f.joins |= matches!(label, Label::Thread(ThreadOp::Join { .. }));
                 }
-                Label::Thread(op) => {
-                    f.reads.extend(op.terms().iter().flat_map(smt::subst::free_vars));
-                    match op {
-                        ThreadOp::AtomicBegin => f.atomic = true,
-                        ThreadOp::Join { rets, .. } => {
-                            f.joins = true;
-                            f.writes.extend(rets.iter().cloned());
-                        }
-                        _ => {}
-                    }
-                }
-                Label::Call(_) => f.atomic = true,
             }
             let here = &mut out[e.src];
             let before = (here.reads.len(), here.writes.len(), here.atomic, here.joins);
