@@ -32,6 +32,7 @@ mod leaves;
 mod library;
 mod main_args;
 mod memory;
+mod mutexes;
 pub mod preprocess;
 mod print_c;
 mod promote;

@@ -9,8 +9,8 @@
 //! - A mutex or spin lock: 0 when free, 1 when held (free at the start, as
 //!   `PTHREAD_MUTEX_INITIALIZER` or `pthread_mutex_init` makes it). Locking a free mutex never
 //!   fails (POSIX lists no error for a normal mutex that is initialized), locking a held one
-//!   blocks, even for its holder; a program that asks for a recursive or error-checking mutex
-//!   is unsupported.
+//!   blocks, even for its holder. A program that sets mutex types has the model of `mutexes`
+//!   instead; a static initializer of a recursive or error-checking mutex is unsupported.
 //! - A condition variable: nothing; a wait may wake at any time (POSIX allows spurious wake-ups).
 //! - A semaphore: its count.
 //! - A read-write lock: 0 when free, -1 when a writer holds it, the number of readers otherwise
@@ -33,9 +33,9 @@ use ir::{Label, SourcePos, Stmt, ThreadOp};
 use smt::build::{add, eq, int, ite};
 use smt::{Sort, Term};
 
-/// Why a mutex of a type other than the normal one (set by an attribute or a static
-/// initializer) is unsupported.
-pub(crate) const OTHER_MUTEX_TYPES: &str = "a mutex type other than the normal one (recursive and error-checking mutexes are not modelled)";
+/// Why a mutex of a type other than the normal one set by a static initializer is unsupported.
+pub(crate) const OTHER_MUTEX_TYPES: &str =
+    "a static initializer of a mutex type other than the normal one (set the type with `pthread_mutexattr_settype`)";
 
 /// The number of threads started so far: the id of the last one.
 pub(crate) fn thread_counter() -> Term {
@@ -66,7 +66,7 @@ pub(crate) fn thread_vars_init() -> Vec<(Term, Term)> {
 }
 
 /// The `errno` value of a lock that is held.
-const EBUSY: i64 = 16;
+pub(crate) const EBUSY: i64 = 16;
 
 /// `PTHREAD_BARRIER_SERIAL_THREAD`, what one thread's `pthread_barrier_wait` returns.
 const BARRIER_SERIAL_THREAD: i64 = -1;
@@ -91,6 +91,11 @@ impl Fx<'_> {
     /// A call of a thread function of `pthread.h` or an SV-COMP atomic-section marker; `None` if
     /// `name` is none of them.
     pub(crate) fn thread_call(&mut self, name: &str, args: &[Expr], ret_ty: &CType, pos: &SourcePos) -> Result<Option<Val>> {
+        if self.tr.typed_mutexes {
+            if let Some(v) = self.typed_mutex_call(name, args, ret_ty, pos)? {
+                return Ok(Some(v));
+            }
+        }
         match name {
             "pthread_create" => self.pthread_create(args, pos)?,
             "pthread_join" => self.pthread_join(args, pos)?,
@@ -117,14 +122,6 @@ impl Fx<'_> {
                 let word = self.lock_word(args, pos)?;
                 let free = eq(&word.get(), &int(0));
                 return Ok(Some(self.try_take(&word, &free, &int(1), &int(EBUSY), ret_ty, pos)));
-            }
-            "pthread_mutexattr_settype" => {
-                let [attr, kind] = args else { return Err(CError::syntax(pos, "`pthread_mutexattr_settype` expects two arguments")) };
-                self.effect(attr)?;
-                // PTHREAD_MUTEX_NORMAL and PTHREAD_MUTEX_DEFAULT are 0
-                if !self.int_value(kind)?.as_int().is_some_and(num_traits::Zero::is_zero) {
-                    return Err(CError::unsupported(pos, OTHER_MUTEX_TYPES));
-                }
             }
             "pthread_self" => {
                 self.tr.uses_threads = true;
@@ -247,7 +244,7 @@ impl Fx<'_> {
     }
 
     /// The object a pointer argument points to (the pointer evaluated now).
-    fn pointee(&mut self, p: &Expr, pos: &SourcePos) -> Result<MemLoc> {
+    pub(crate) fn pointee(&mut self, p: &Expr, pos: &SourcePos) -> Result<MemLoc> {
         let CType::Pointer(ty) = &p.ty else { return Err(CError::syntax(pos, "a pointer argument is expected")) };
         let Val::Ptr(b, o) = self.rvalue(p)? else { return Err(CError::syntax(pos, "a pointer argument is expected")) };
         let Val::Ptr(b, o) = self.stabilize(Val::Ptr(b, o), pos) else { return Err(CError::syntax(pos, "a pointer argument is expected")) };
@@ -328,7 +325,7 @@ impl Fx<'_> {
     }
 
     /// The first word of the synchronization object `object` points to.
-    fn word_of(&mut self, object: &Expr, pos: &SourcePos) -> Result<LockWord> {
+    pub(crate) fn word_of(&mut self, object: &Expr, pos: &SourcePos) -> Result<LockWord> {
         // only its address matters: a conversion from the program's own type reads nothing
         let Val::Ptr(b, o) = self.rvalue(crate::units::uncast(object))? else {
             return Err(CError::syntax(pos, "a pointer argument is expected"));
@@ -487,12 +484,12 @@ impl Fx<'_> {
         }
     }
 
-    fn effects_of(&mut self, args: &[Expr]) -> Result<()> {
+    pub(crate) fn effects_of(&mut self, args: &[Expr]) -> Result<()> {
         args.iter().try_for_each(|a| self.effect(a))
     }
 
     /// An integer result of type `ty`.
-    fn int_result(&self, v: &Term, ty: &CType) -> Val {
+    pub(crate) fn int_result(&self, v: &Term, ty: &CType) -> Val {
         match ty {
             CType::Int(_) => Val::Int(crate::conv::convert(v, &CType::MathInt, ty, self.tr.sem())),
             _ => Val::Void,
@@ -515,32 +512,32 @@ fn fetch_op(op: &str) -> Option<crate::conv::ArithOp> {
 }
 
 /// A word of a synchronization object.
-struct LockWord {
+pub(crate) struct LockWord {
     b: Term,
     o: Term,
 }
 
 impl LockWord {
     /// The `k`-th word of the object (inside it: every synchronization object has more bytes).
-    fn at(&self, k: i64) -> LockWord {
+    pub(crate) fn at(&self, k: i64) -> LockWord {
         LockWord { b: self.b.clone(), o: add(&[self.o.clone(), int(k)]) }
     }
 
-    fn get(&self) -> Term {
+    pub(crate) fn get(&self) -> Term {
         cell_get(&locks(), &self.b, &self.o)
     }
 
     /// The words with this one set to `v`.
-    fn store(&self, v: &Term) -> Term {
+    pub(crate) fn store(&self, v: &Term) -> Term {
         self.store_in(&locks(), v)
     }
 
     /// The words `words` with this one set to `v`.
-    fn store_in(&self, words: &Term, v: &Term) -> Term {
+    pub(crate) fn store_in(&self, words: &Term, v: &Term) -> Term {
         cell_set(words, &self.b, &self.o, v)
     }
 
-    fn set(&self, v: &Term) -> Stmt {
+    pub(crate) fn set(&self, v: &Term) -> Stmt {
         Stmt::Assign(vec![(locks(), self.store(v))])
     }
 }
@@ -555,7 +552,7 @@ fn function_named(e: &Expr) -> Option<String> {
 }
 
 /// Whether an expression is a null pointer constant (`0`, `NULL`).
-fn is_null_constant(e: &Expr) -> bool {
+pub(crate) fn is_null_constant(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::IntLit(v) => num_traits::Zero::is_zero(v),
         ExprKind::Cast(x) => is_null_constant(x),

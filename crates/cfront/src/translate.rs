@@ -170,6 +170,8 @@ pub(crate) struct Tr {
     /// Whether the program names a function that starts threads (known before any function
     /// is translated, unlike `uses_threads`).
     pub may_start_threads: bool,
+    /// Whether the program sets the types of mutexes (they then have the model of `mutexes`).
+    pub typed_mutexes: bool,
     /// Names of procedure-local variables of all procedures (globals avoid them).
     pub local_names: HashSet<String>,
     /// Positions of static assertions at file scope that fail.
@@ -256,6 +258,7 @@ impl Tr {
             uses_threads: false,
             exit_handlers: false,
             may_start_threads: false,
+            typed_mutexes: false,
             back: BackTranslation::default(),
         }
     }
@@ -434,6 +437,7 @@ impl Tr {
         lang_c::visit::Visit::visit_translation_unit(&mut names, unit);
         self.exit_handlers = names.0.contains("atexit") && !self.defined.contains("atexit");
         self.may_start_threads = ["pthread_create", "thrd_create"].iter().any(|f| names.0.contains(*f));
+        self.typed_mutexes = names.0.contains("pthread_mutexattr_settype");
         // the library's models of the functions the program does not define
         let library = crate::library::library();
         self.in_library(|tr| library.iter().flat_map(|l| l.declarations()).try_for_each(|d| tr.declaration(d, true)))?;

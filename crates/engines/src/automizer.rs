@@ -2,10 +2,10 @@
 //! searched breadth-first for a shortest error word ([`cegar`] runs the loop).
 
 use crate::annotation::{self, Proof};
-use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter};
+use crate::cegar::{self, Abstraction, ErrorWord, Explicit, Kind, Letter, States};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Stats, Verdict};
-use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Explorable, Interrupted, LazyDfa, NestedReach, Nfa, Nwa};
+use automata::{reachable_in_difference, shortest_in_difference, Emptiness, Explorable, Interrupted, LazyDfa, NestedReach, Nfa};
 use ir::{Cfg, Label, Violation};
 use refine::nested::Nesting;
 use smt::Term;
@@ -113,8 +113,8 @@ impl Abstraction for Flat<'_> {
         Some(std::iter::once(self.cfg.entry).chain(word.iter().map(|&l| self.cfg.edges[l].dst)).collect())
     }
 
-    fn automaton(&self) -> Nwa {
-        self.nfa.clone().into()
+    fn states(&self) -> Box<dyn States + '_> {
+        Box::new(Explicit::new(self.nfa.clone().into()))
     }
 
     fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof {

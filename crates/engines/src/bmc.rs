@@ -12,7 +12,7 @@
 use crate::annotation::Proof;
 use crate::budget::QueryBudget;
 use crate::cegar::{self, Abstraction};
-use crate::strategy::{on_automaton, Engine, Interleavings, Prepared, Task};
+use crate::strategy::{on_automaton, Engine, Prepared, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use ir::{TransFormula, ViolationKind};
 use refine::ssa::{mentioned_vars, rename_step};
@@ -43,9 +43,7 @@ impl Engine for Bmc {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        let verdict = on_automaton(task, config, ir::Acceleration::Polynomial, Interleavings::Built, stats, |a, stats| {
-            unroll(task.entry, a, config, stats)
-        });
+        let verdict = on_automaton(task, config, ir::Acceleration::Polynomial, stats, |a, stats| unroll(task.entry, a, config, stats));
         (verdict.unwrap_or_else(|u| Verdict::Unknown(u.prefixed("bmc"))), None)
     }
 }
@@ -74,7 +72,7 @@ impl Frame {
 
 /// Unrolls `a`'s program automaton until an error is confirmed or the budget ends.
 fn unroll(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) -> Verdict {
-    let nwa = a.automaton();
+    let automaton = a.states();
     let letters = a.letters();
     let vars: BTreeSet<Term> = letters.iter().flat_map(|l| mentioned_vars(&l.formula)).collect();
     // the variables each letter keeps, for the frame of every step that takes it
@@ -85,17 +83,15 @@ fn unroll(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
             vars.iter().filter(|x| !assigned.contains(*x)).collect()
         })
         .collect();
-    let errors: BTreeSet<usize> = (0..nwa.accepting.len())
-        .filter(|&s| nwa.accepting[s] && a.violation(s).is_some_and(|v| v.kind != ViolationKind::ThreadLimit))
-        .collect();
+    let is_error = |s: usize| automaton.accepting(s) && a.violation(s).is_some_and(|v| v.kind != ViolationKind::ThreadLimit);
     let (mut solver, mut checker) = match (config.solver.create(), config.solver.create()) {
         (Ok(s), Ok(c)) => (s, c),
         (Err(e), _) | (_, Err(e)) => return Verdict::unknown(format!("bmc: cannot start the solver {}: {e}", config.solver)),
     };
     let mut frames = vec![Frame::at(0, &vars)];
-    solver.assert(&eq(&frames[0].pc, &int(nwa.initial as i64)));
+    solver.assert(&eq(&frames[0].pc, &int(automaton.initial() as i64)));
     // the states the automaton can be in after `k` letters
-    let mut frontier = BTreeSet::from([nwa.initial]);
+    let mut frontier = BTreeSet::from([automaton.initial()]);
     let mut unconfirmed: Option<Unknown> = None;
     let mut k = 0;
     loop {
@@ -103,7 +99,7 @@ fn unroll(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
         if let Some(why) = stopped(config) {
             return unconfirmed.map_or_else(|| Verdict::unknown(no_error_within(why, k)), Verdict::Unknown);
         }
-        let reached: Vec<usize> = frontier.intersection(&errors).copied().collect();
+        let reached: Vec<usize> = frontier.iter().copied().filter(|&s| is_error(s)).collect();
         if !reached.is_empty() {
             let at_error = or(&reached.iter().map(|&s| eq(&frames[k].pc, &int(s as i64))).collect::<Vec<_>>());
             solver.push();
@@ -118,7 +114,11 @@ fn unroll(entry: &str, a: &dyn Abstraction, config: &Config, stats: &mut Stats) 
         let mut steps = vec![];
         let mut successors = BTreeSet::new();
         for &s in &frontier {
-            for &(l, d) in &nwa.internal[s] {
+            let transitions = match automaton.successors(s, None) {
+                Ok(t) => t,
+                Err(why) => return Verdict::unknown(format!("bmc: {why}")),
+            };
+            for (l, d) in transitions {
                 let body = rename_step(&letters[l].formula, &frames[k].vars, &next.vars, &mut |x| {
                     Term::var(&format!("{}@bmcaux{k}", x.var_name().unwrap_or("v")), x.sort.clone())
                 });

@@ -113,19 +113,14 @@ pub(crate) trait Abstraction {
     fn scopes(&self) -> Scopes {
         Scopes::default()
     }
-    /// The program automaton, for engines that explore it themselves (without calls and
-    /// returns for flat words and interleavings).
-    fn automaton(&self) -> Nwa;
     /// The variables that are dead after each letter and that a search may forget (none:
     /// every variable counts).
     fn dead_after(&self, _letter: usize) -> &[Term] {
         &[]
     }
     /// The program automaton's states as an engine that searches them one at a time asks for
-    /// them.
-    fn states(&self) -> Box<dyn States + '_> {
-        Box::new(Explicit::new(self.automaton()))
-    }
+    /// them (without calls and returns for flat words and interleavings).
+    fn states(&self) -> Box<dyn States + '_>;
     /// The checked proof of a TRUE answer from reachable states of the automaton (state
     /// `(s, _)` is at state `s` of it) with a formula for each (over the variables in scope).
     fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof;

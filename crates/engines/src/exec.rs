@@ -35,7 +35,7 @@ use crate::annotation::Proof;
 use crate::budget::QueryBudget;
 use crate::cegar::{self, Abstraction, Kind, States};
 use crate::cex::Choices;
-use crate::strategy::{on_automaton, Engine, Interleavings, Task};
+use crate::strategy::{on_automaton, Engine, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use cegar::Confirmation;
 use ir::{TransFormula, ViolationKind};
@@ -95,9 +95,7 @@ impl Engine for Exec {
         let searched = std::thread::scope(|scope| {
             let run = std::thread::Builder::new().name("exec".into()).stack_size(crate::portfolio::LANE_STACK).spawn_scoped(scope, || {
                 smt::z3backend::interrupt_when(Some(config.cancel.flag()));
-                on_automaton(task, &single, ir::Acceleration::Linear, Interleavings::OnTheFly, stats, |a, stats| {
-                    search(task.entry, a, self, config, stats)
-                })
+                on_automaton(task, &single, ir::Acceleration::Linear, stats, |a, stats| search(task.entry, a, self, config, stats))
             });
             match run {
                 Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),

@@ -12,8 +12,8 @@ use crate::annotation::{self, Proof};
 use crate::automizer::{proof_of, shortest_error_word};
 use crate::cegar::{self, Abstraction, ErrorWord, Kind, Letter, States};
 use crate::predicate_dfa::{PredicateDfa, Shared};
-use crate::{Config, Por, Retry, Stats, Unknown, Verdict};
-use automata::{Explorable, Interrupted, NestedReach, Nfa, Nwa};
+use crate::{Config, Por, Stats, Verdict};
+use automata::{Explorable, Interrupted, NestedReach};
 use ir::interleavings::{Interleavings, MoveKind, Reduction};
 use ir::{Cfg, ThreadProgram, Violation};
 use refine::nested::Nesting;
@@ -22,10 +22,6 @@ use smt::Term;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Instant;
-
-/// The most states of interleavings built whole.
-const MAX_BUILT: usize = 500_000;
 
 pub(crate) struct Interleaved<'a> {
     tp: &'a ThreadProgram,
@@ -56,26 +52,6 @@ impl<'a> Interleaved<'a> {
         let letters = states.letters().iter().map(|l| Letter::new(l.edge.stmt(), Kind::Internal, &l.edge, l.action.thread)).collect();
         let dead = states.dead_after();
         Interleaved { tp, states: RefCell::new(states), letters, dead, expanded: RefCell::default(), aside: RefCell::default() }
-    }
-
-    /// The interleavings of `tp`'s threads, every state expanded before `config`'s deadline
-    /// (for the engines that read them as one automaton); too many of them may be fewer with
-    /// fewer thread instances.
-    pub(crate) fn built(tp: &'a ThreadProgram, config: &Config) -> Result<Interleaved<'a>, Unknown> {
-        let a = Interleaved::new(tp, config);
-        let mut next = 0;
-        while next < a.reached() {
-            if a.reached() > MAX_BUILT {
-                let reason = format!("interleavings: more than {MAX_BUILT} interleaved states");
-                return Err(Unknown { reason, retry: Some(Retry::FewerThreadInstances) });
-            }
-            if config.deadline.is_some_and(|d| Instant::now() >= d) {
-                return Err(Unknown::new("interleavings: timeout before they were all built"));
-            }
-            a.transitions(next).map_err(Unknown::new)?;
-            next += 1;
-        }
-        Ok(a)
     }
 
     /// Counts the states reached and the transitions expanded in `stats`.
@@ -171,13 +147,6 @@ impl Abstraction for Interleaved<'_> {
     }
 
     /// The states expanded so far (all of them, for interleavings [`Interleaved::built`]).
-    fn automaton(&self) -> Nwa {
-        let expanded = self.expanded.borrow();
-        let transitions = (0..self.reached()).map(|s| expanded.get(s).unwrap_or_default()).collect();
-        let accepting = (0..self.reached()).map(|s| self.accepting(s)).collect();
-        Nfa { initial: self.states.borrow().initial(), transitions, accepting }.into()
-    }
-
     fn dead_after(&self, letter: usize) -> &[Term] {
         &self.dead[letter]
     }

@@ -169,30 +169,25 @@ fn prepare(program: &ir::Program, entry: &str, config: &Config, stats: &mut Stat
 /// Verifies every entry procedure of the program; the first FALSE decides, all TRUE gives TRUE.
 /// A program that starts threads is verified again, while time is left, with more thread
 /// instances when a run needed more (one more, then two, four, ...: the fewest instances that
-/// start the threads a bug needs have the fewest interleavings), or with half of them when its
-/// interleavings were too many (down to one); each run is exact for its number of instances (a
-/// fork beyond them is never TRUE), so any of them may decide.
+/// start the threads a bug needs have the fewest interleavings); each run is exact for its number
+/// of instances (a fork beyond them is never TRUE), so any of them may decide.
 pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
     let mut outcome = verify_entries(program, config);
     let mut config = config.clone();
     let mut step = 1;
-    let (mut retried, mut first_reason): (Option<Retry>, Option<String>) = (None, None);
+    let mut first_reason: Option<String> = None;
     while let Verdict::Unknown(u) = &outcome.verdict {
-        let n = config.thread_instances;
-        let next = match u.retry {
-            Some(r @ Retry::MoreThreadInstances) if retried != Some(Retry::FewerThreadInstances) => {
-                step *= 2;
-                (r, n + step / 2)
-            }
-            Some(r @ Retry::FewerThreadInstances) if retried != Some(Retry::MoreThreadInstances) && n > 1 => (r, n / 2),
-            _ => break,
-        };
+        if u.retry != Some(Retry::MoreThreadInstances) {
+            break;
+        }
+        step *= 2;
+        let instances = config.thread_instances + step / 2;
         if config.cancel.is_cancelled() || config.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        tracing::info!("{}; verifying again with {} thread instances", u.reason, next.1);
+        tracing::info!("{}; verifying again with {instances} thread instances", u.reason);
         let first = first_reason.get_or_insert_with(|| u.reason.clone()).clone();
-        (retried, config.thread_instances) = (Some(next.0), next.1);
+        config.thread_instances = instances;
         // (a tenth of the time left is kept: a run cut at the deadline may take a while to let
         // go of its solvers, and the answer should still say why the first run did not decide)
         let run = Config { deadline: config.deadline.map(|d| d - d.saturating_duration_since(Instant::now()) / 10), ..config.clone() };
@@ -201,7 +196,7 @@ pub fn verify(program: &ir::Program, config: &Config) -> Outcome {
         again.stats.time_total_ms += outcome.stats.time_total_ms;
         if let Verdict::Unknown(u) = &mut again.verdict {
             // the first reason, and what the last run with other instances says
-            u.reason = format!("{first}; with {} thread instances: {}", next.1, u.reason);
+            u.reason = format!("{first}; with {instances} thread instances: {}", u.reason);
         }
         outcome = again;
     }

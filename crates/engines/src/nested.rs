@@ -8,7 +8,7 @@
 //! automata with return transitions `{p ∧ h} return {q}` ([`PredicateDfa`] as [`LazyDnwa`]).
 
 use crate::annotation::{self, marks_of, Mark, Proof};
-use crate::cegar::{self, nesting_of, Abstraction, ErrorWord, Kind, Letter, Scopes};
+use crate::cegar::{self, nesting_of, Abstraction, ErrorWord, Explicit, Kind, Letter, Scopes, States};
 use crate::predicate_dfa::{PredicateDfa, Shared};
 use crate::{Config, Stats, Verdict};
 use automata::{nested_reachable_in_difference, nested_word_in_difference, Interrupted, LazyDnwa, NestedEmptiness, NestedReach, Nwa};
@@ -145,8 +145,8 @@ impl Abstraction for Program<'_> {
         (self.returns.clone(), self.locals.clone())
     }
 
-    fn automaton(&self) -> Nwa {
-        self.nwa.clone()
+    fn states(&self) -> Box<dyn States + '_> {
+        Box::new(Explicit::new(self.nwa.clone()))
     }
 
     fn reach_proof(&self, entry: &str, reach: &NestedReach, annotation: &[Term], config: &Config) -> Proof {

@@ -91,14 +91,6 @@ fn blocks(cfg: &Cfg, config: &Config) -> Cfg {
     }
 }
 
-/// Whether an engine needs the interleavings of threads built whole, or explores their states
-/// itself ([`crate::cegar::Abstraction::states`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Interleavings {
-    Built,
-    OnTheFly,
-}
-
 /// Runs `f` on the program automaton of `task` (an engine that explores the automaton itself:
 /// flat words, nested words, or the interleavings of threads), its flat loops accelerated by
 /// closed forms of the given kind; `Err` if it cannot be built.
@@ -106,7 +98,6 @@ pub(crate) fn on_automaton<R>(
     task: &Task,
     config: &Config,
     acceleration: ir::Acceleration,
-    interleavings: Interleavings,
     stats: &mut Stats,
     f: impl FnOnce(&dyn crate::cegar::Abstraction, &mut Stats) -> R,
 ) -> Result<R, Unknown> {
@@ -116,10 +107,7 @@ pub(crate) fn on_automaton<R>(
             automizer::Flat::new(cfg, &encoded).map(|a| f(&a, stats)).map_err(Unknown::new)
         }
         Prepared::Concurrent(tp) => {
-            let a = match interleavings {
-                Interleavings::Built => interleaving::Interleaved::built(tp, config)?,
-                Interleavings::OnTheFly => interleaving::Interleaved::new(tp, config),
-            };
+            let a = interleaving::Interleaved::new(tp, config);
             let r = f(&a, stats);
             a.count(stats);
             Ok(r)

@@ -118,10 +118,6 @@ pub enum Retry {
     /// A feasible trace starts more threads of one procedure than the model has instances, and
     /// every other error is unreachable: more instances may decide.
     MoreThreadInstances,
-    /// The interleavings were too many to build: with fewer thread instances they may be built,
-    /// and an error they reach is one of the program's (TRUE needs every fork within the
-    /// instances, which the run checks as it does with any number of them).
-    FewerThreadInstances,
 }
 
 /// Counters and timings of a run (the figures the seed paper reports).

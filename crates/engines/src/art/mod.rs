@@ -30,7 +30,7 @@ use crate::annotation::Proof;
 use crate::cegar::{self, timed, Abstraction, Kind, States, NO_PROGRESS};
 use crate::predicate_dfa::Shared;
 use crate::sources::Session;
-use crate::strategy::{on_automaton, Engine, Interleavings, Task};
+use crate::strategy::{on_automaton, Engine, Task};
 use crate::{Config, Stats, Unknown, Verdict};
 use chain::{Chain, Item, LetterInfo, VarsOf};
 use ir::TransFormula;
@@ -91,10 +91,8 @@ impl Engine for Art {
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
-        on_automaton(task, config, ir::Acceleration::Linear, Interleavings::OnTheFly, stats, |a, stats| {
-            explore(task.entry, a, config, stats)
-        })
-        .unwrap_or_else(|u| (Verdict::Unknown(u.prefixed("art")), None))
+        on_automaton(task, config, ir::Acceleration::Linear, stats, |a, stats| explore(task.entry, a, config, stats))
+            .unwrap_or_else(|u| (Verdict::Unknown(u.prefixed("art")), None))
     }
 }
 
