@@ -8,10 +8,10 @@ use crate::memory::MemLoc;
 use crate::shape::Shape;
 use crate::tast::{Callee, Expr, ExprKind};
 use crate::types::{CType, IntKind};
-use crate::Property;
 use ir::{SourcePos, ViolationKind};
 use smt::build::{add, int, ite, mul, not, or, select};
 use smt::Term;
+use verdict::Property;
 
 impl Fx<'_> {
     /// The value of `e` (its side effects are emitted).

@@ -11,9 +11,9 @@ use crate::func::{Fx, Val};
 use crate::tast::Expr;
 use crate::translate::Tr;
 use crate::types::{promote, CType, FuncType};
-use crate::Property;
 use ir::{SourcePos, ViolationKind};
 use smt::build::{and, eq, int, or};
+use verdict::Property;
 
 impl Tr {
     /// The base of the address of `f` (a function with a definition). A function not seen

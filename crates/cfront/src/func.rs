@@ -5,12 +5,12 @@ use crate::conv::{self, Sem};
 use crate::shape::Shape;
 use crate::translate::Tr;
 use crate::types::{CType, IntKind};
-use crate::Property;
 use ir::builder::Builder;
 use ir::{Label, SourcePos, Stmt, Violation, ViolationKind};
 use smt::build::{int, not, tt};
 use smt::{Sort, Term};
 use std::collections::{HashMap, HashSet};
+use verdict::Property;
 
 /// The value of a translated expression.
 #[derive(Clone, Debug)]

@@ -10,10 +10,10 @@ use crate::func::{Fx, Val};
 use crate::shape::Shape;
 use crate::tast::{Expr, ExprKind};
 use crate::types::CType;
-use crate::Property;
 use ir::{Call, Label, SourcePos, Stmt, ViolationKind};
 use smt::build::{ite, not, or};
 use smt::Term;
+use verdict::Property;
 
 /// Library functions without effect on the program's variables whose result is rarely used,
 /// with the index of their format argument if they have one: a call whose result is discarded

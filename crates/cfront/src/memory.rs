@@ -15,10 +15,10 @@ use crate::shape::Shape;
 use crate::tast::{Expr, ExprKind};
 use crate::translate::Tr;
 use crate::types::CType;
-use crate::Property;
 use ir::{SourcePos, Stmt, ViolationKind};
 use smt::build::{add, and, bool_lit, eq, int, le, lt, or, select, store};
 use smt::{Sort, Term};
+use verdict::Property;
 
 /// Why a float read from memory is an over-approximation (memory holds no floats).
 pub(crate) const FLOAT_IN_MEMORY: &str = "floating-point value in memory not modelled";

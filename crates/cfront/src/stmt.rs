@@ -670,7 +670,7 @@ impl Fx<'_> {
 
     /// A static assertion: one that fails is a violation (as Ultimate reports it).
     pub fn static_assertion(&mut self, holds: bool, pos: &SourcePos) {
-        if !holds && self.checks(crate::Property::UnreachCall) {
+        if !holds && self.checks(verdict::Property::UnreachCall) {
             self.fail(ir::ViolationKind::Assert, pos);
         }
     }

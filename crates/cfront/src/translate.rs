@@ -589,7 +589,7 @@ impl Tr {
             for p in procedures.values_mut() {
                 ir::threads::split_shared_reads(p, &data);
             }
-            if self.opts.properties.contains(&crate::Property::NoDataRace) {
+            if self.opts.properties.contains(&verdict::Property::NoDataRace) {
                 race_data = data;
             }
         }

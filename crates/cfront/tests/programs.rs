@@ -3,9 +3,10 @@
 //! `bitvector=VERDICT`, the verdict under `--semantics bitvector` in both data models, and
 //! `properties=LIST`), and the seed tasks of the shared benchmark when it exists.
 
-use cfront::{translate_file, COptions, DataModel, Property};
+use cfront::{translate_file, COptions, DataModel};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use verdict::Property;
 
 /// Says on the terminal that a test did not run, and why. Written to stderr directly, since the
 /// test harness hides what a passing test `eprintln!`s.

@@ -1,8 +1,9 @@
 //! Pointers to `alloca`'d scalars used only as `*p` become scalar variables named `*p`
 //! (`promote`); every other use of the pointer keeps the object in memory.
 
-use cfront::{translate_file, COptions, Property};
+use cfront::{translate_file, COptions};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use verdict::Property;
 
 /// The program model of `src` (with `valid-memsafety` on top of the defaults) in Boogie syntax.
 fn dump(src: &str) -> String {

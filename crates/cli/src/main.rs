@@ -4,7 +4,7 @@ mod last_word;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use engines::{Config, Outcome, Retry, Source, Stats, Strategy, Verdict};
+use engines::{Config, Outcome, Property, PropertyError, Question, Retry, Source, Stats, Strategy, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -141,8 +141,7 @@ struct Cli {
 
     /// Instances of each procedure started as a thread (`pthread_create`, Boogie `fork`): a run
     /// that has more threads of one procedure at once is never TRUE; it is repeated with one
-    /// more, then two, four, ... more instances (and one whose interleavings are too many with
-    /// N/2, down to 1).
+    /// more, then two, four, ... more instances.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     thread_instances: u16,
 
@@ -260,13 +259,14 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.0));
     // The limit bounds every phase, the front end's included.
     last_word::arm_deadline(start + timeout + last_word::GRACE);
-    let (program, mut back) = match load(cli, file, cli.semantics == Semantics::Bitvector)? {
+    let question = match Question::parse(&cli.property) {
+        Ok(q) => q,
+        Err(PropertyError::Unsupported(reason)) => return Ok(unknown_at_once(reason)),
+        Err(e) => anyhow::bail!("{e}"),
+    };
+    let (program, mut back) = match load(cli, &question, file, cli.semantics == Semantics::Bitvector)? {
         Loaded::Program(p, b) => (p, b),
-        Loaded::Unsupported(reason) => {
-            let outcome = Outcome { verdict: Verdict::unknown(reason), stats: Stats::default(), proof: None };
-            out(&report::render(&outcome, false, None));
-            return Ok(ExitCode::SUCCESS);
-        }
+        Loaded::Unsupported(reason) => return Ok(unknown_at_once(reason)),
         Loaded::Rejected(diagnostic) => {
             eprintln!("{diagnostic}");
             return Ok(ExitCode::from(2));
@@ -278,7 +278,6 @@ fn run(cli: &Cli) -> Result<ExitCode> {
     }
     let interpolator = smt::backend::split_command(&cli.interpolator);
     probe_solvers(cli, &interpolator)?;
-    let termination = cfront::Property::parse_list(&cli.property).is_ok_and(|p| p.contains(&cfront::Property::Termination));
     let query_timeout = timeout.min(Duration::from_secs(20));
     let config = Config {
         source: cli.refinement,
@@ -286,7 +285,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         large_blocks: !cli.no_large_blocks,
         slice: !cli.no_slicing,
         accelerate: !cli.no_acceleration,
-        strategy: strategy(cli, termination),
+        strategy: strategy(cli, &question),
         inline: cli.inline,
         query_timeout,
         exact_recheck_timeout: if cli.semantics == Semantics::Auto { EXACT_RECHECK_BEFORE_BITVECTORS } else { query_timeout },
@@ -294,7 +293,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         interpolator,
         cancel: Default::default(),
         jobs: cli.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize),
-        termination,
+        question,
         ranking_families: cli.ranking_templates.clone(),
         thread_instances: cli.thread_instances as usize,
         por: cli.por,
@@ -316,7 +315,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         let auto = cli.semantics == Semantics::Auto && is_c(file);
         if auto && u.retry == Some(Retry::BitPrecise) && Instant::now() < start + timeout {
             tracing::info!("integer semantics: {}; verifying again with bit-vectors", u.reason);
-            if let Loaded::Program(p, b) = load(cli, file, true)? {
+            if let Loaded::Program(p, b) = load(cli, &config.question, file, true)? {
                 switched = Some(u.reason.clone());
                 back = b;
                 outcome = verify_on_worker(p, &config)?;
@@ -324,7 +323,7 @@ fn run(cli: &Cli) -> Result<ExitCode> {
         }
     }
     if last_word::claim() {
-        write_evidence(cli, file, &outcome, back.as_deref())?;
+        write_evidence(cli, &config.question, file, &outcome, back.as_deref())?;
         // which semantics decided, when `auto` changed it
         let switch_note = switched.map(|r| format!("semantics: bitvector (with integers: {r})"));
         if cli.json {
@@ -351,8 +350,8 @@ fn run(cli: &Cli) -> Result<ExitCode> {
 
 /// The `--engine` strategy (or the default for the question asked) without the engines that
 /// `--no-cell-abstraction` and `--no-horn` switch off.
-fn strategy(cli: &Cli, termination: bool) -> Strategy {
-    let default = || if termination { Strategy::termination() } else { Strategy::default() };
+fn strategy(cli: &Cli, question: &Question) -> Strategy {
+    let default = || Strategy::for_question(question);
     let mut s = cli.engine.clone().unwrap_or_else(default);
     if cli.no_cell_abstraction {
         s = s.without("cells");
@@ -381,18 +380,18 @@ fn is_c(file: &Path) -> bool {
 
 /// Writes the harness and the witness the options ask for (C programs only, with their map
 /// back to C).
-fn write_evidence(cli: &Cli, file: &Path, outcome: &Outcome, back: Option<&cfront::BackTranslation>) -> Result<()> {
+fn write_evidence(cli: &Cli, question: &Question, file: &Path, outcome: &Outcome, back: Option<&cfront::BackTranslation>) -> Result<()> {
     if cli.harness.is_none() && cli.witness.is_none() {
         return Ok(());
     }
     anyhow::ensure!(is_c(file), "--harness and --witness need a C program");
     let no_map = cfront::BackTranslation::default();
     let back = back.unwrap_or(&no_map);
-    let properties = cfront::Property::parse_list(&cli.property).map_err(anyhow::Error::msg)?;
-    let specification = match &outcome.verdict {
-        Verdict::Unsafe(c) => witness::ltl(c.violation.kind.property()),
-        _ => properties.iter().map(|p| witness::ltl(p.name())).collect::<Vec<_>>().join(" && "),
+    let violated = match &outcome.verdict {
+        Verdict::Unsafe(c) => Property::of(c.violation.kind).into_iter().collect(),
+        _ => question.properties(),
     };
+    let specification = violated.iter().map(|p| p.ltl()).collect::<Vec<_>>().join(" && ");
     let data_model = match cli.data_model {
         cfront::DataModel::ILP32 => "ILP32",
         cfront::DataModel::LP64 => "LP64",
@@ -484,21 +483,16 @@ enum Loaded {
 
 /// Translates the input file with the front end its extension names (C integers as bit-vectors
 /// when `bitvector`).
-fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
+fn load(cli: &Cli, question: &Question, file: &Path, bitvector: bool) -> Result<Loaded> {
     let name = file.display().to_string();
-    let properties = match cfront::Property::parse_list(&cli.property) {
-        Ok(p) => p,
-        Err(cfront::PropertyError::Unsupported(reason)) => return Ok(Loaded::Unsupported(reason)),
-        Err(e) => anyhow::bail!("{e}"),
-    };
+    let properties = question.properties();
     match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "bpl" => {
-            let (unreach_call, termination) = ([cfront::Property::UnreachCall].into(), [cfront::Property::Termination].into());
-            let fits = |p: &&str| {
-                BOOGIE_PROPERTIES.contains(p) || cfront::Property::parse_list(p).is_ok_and(|s| s == unreach_call || s == termination)
-            };
-            let extra: Vec<&str> = cli.property.split(',').map(str::trim).filter(|p| !p.is_empty() && !fits(p)).collect();
-            if !extra.is_empty() {
+            // a Boogie program's assertions are its `unreach-call` (also under `default`)
+            let fits =
+                *question == Question::Termination || properties == [Property::UnreachCall].into() || properties == Property::defaults();
+            if !fits {
+                let extra: Vec<&str> = properties.iter().filter(|&&p| p != Property::UnreachCall).map(|p| p.name()).collect();
                 return Ok(Loaded::Unsupported(format!(
                     "a Boogie program is checked for its assertions and contracts (unreach-call) or for termination, not for {}",
                     extra.join(", ")
@@ -531,14 +525,17 @@ fn load(cli: &Cli, file: &Path, bitvector: bool) -> Result<Loaded> {
     }
 }
 
+/// The answer UNKNOWN for a question or an input Tracery does not check, before any engine runs.
+fn unknown_at_once(reason: String) -> ExitCode {
+    let outcome = Outcome { verdict: Verdict::unknown(reason), stats: Stats::default(), proof: None };
+    out(&report::render(&outcome, false, None));
+    ExitCode::SUCCESS
+}
+
 /// The reason of an UNKNOWN for a construct the front end does not support.
 fn unsupported(construct: &str, pos: &ir::SourcePos) -> String {
     format!("unsupported: {construct} at {pos}")
 }
-
-/// The `--property` values that fit a Boogie program: its assertions are `unreach-call`, and
-/// termination.
-const BOOGIE_PROPERTIES: [&str; 3] = ["default", "unreach-call", "termination"];
 
 fn parse_data_model(s: &str) -> Result<cfront::DataModel, String> {
     match s.to_ascii_uppercase().as_str() {

@@ -252,6 +252,12 @@ fn graphml_violation_witness_names_each_steps_thread() {
     }
     let last = edges.last().expect("an edge");
     assert_eq!((get(last, "startline").as_deref(), get(last, "threadId").as_deref()), (Some("16"), Some("0")));
+    // a data race's witness states SV-COMP's property
+    let r = scratch("race.graphml");
+    let race = ["--witness", r.to_str().unwrap(), "--witness-format", "graphml", "--property", "no-data-race"];
+    tracery(&race, &own("conc-increment-bug.c"));
+    let text = std::fs::read_to_string(&r).expect("witness written");
+    assert!(text.contains("CHECK( init(main()), LTL(G ! data-race) )"), "{text}");
     // witness format 2.0 has no threads: no witness, and the reason
     let y = scratch("threads.yml");
     let out = Command::new(env!("CARGO_BIN_EXE_tracery")).arg("--witness").arg(&y).arg(own("conc-increment-bug.c")).output().expect("runs");

@@ -28,7 +28,9 @@ pub use budget::CancelToken;
 pub use lasso::Family as RankingFamily;
 pub use refine::Source;
 pub use strategy::{Engine, Prepared, Strategy, Task};
-pub use verdict::{CexStep, Counterexample, NondetValue, Outcome, Retry, SolverUse, Stats, Unknown, Verdict};
+pub use verdict::{
+    CexStep, Counterexample, NondetValue, Outcome, Property, PropertyError, Question, Retry, SolverUse, Stats, Unknown, Verdict,
+};
 
 /// Settings of a verification run.
 #[derive(Clone, Debug)]
@@ -64,9 +66,8 @@ pub struct Config {
     pub cancel: CancelToken,
     /// How many engines of the strategy may run at once (a parallel portfolio when above 1).
     pub jobs: usize,
-    /// Decide termination (every execution ends) instead of the reachability of error
-    /// locations: only engines that decide termination run.
-    pub termination: bool,
+    /// What the run checks: only engines that decide this question run.
+    pub question: Question,
     /// The ranking template families termination tries.
     pub ranking_families: Vec<RankingFamily>,
     /// How many instances of each procedure started as a thread a concurrent program has (a
@@ -132,7 +133,7 @@ impl Default for Config {
             interpolator: smt::backend::split_command(smt::backend::DEFAULT_INTERPOLATOR),
             cancel: CancelToken::default(),
             jobs: 1,
-            termination: false,
+            question: Question::default(),
             ranking_families: RankingFamily::ALL.to_vec(),
             thread_instances: 4,
             por: Por::Both,
@@ -155,7 +156,7 @@ fn prepare(program: &ir::Program, entry: &str, config: &Config, stats: &mut Stat
         Some(np) => Ok(Prepared::Nested(np)),
         None => {
             let cfg = ir::prepare(program, entry)?;
-            if !config.slice || config.termination {
+            if !config.slice || config.question == Question::Termination {
                 return Ok(Prepared::Flat(cfg));
             }
             let (sliced, size) = ir::slice(&cfg);

@@ -5,7 +5,7 @@
 //! until one answers TRUE or FALSE.
 
 use crate::annotation::{self, Proof};
-use crate::{automizer, buchi, chc, houdini, interleaving, nested, Config, Stats, Unknown, Verdict};
+use crate::{automizer, buchi, chc, houdini, interleaving, nested, Config, Question, Stats, Unknown, Verdict};
 use ir::{Cfg, NestedProgram, ThreadProgram};
 use smt::Term;
 use std::fmt;
@@ -36,10 +36,10 @@ pub trait Engine: Sync {
     fn about(&self) -> &'static str;
     /// Why it does not apply to `task` under `config`, if it does not.
     fn not_applicable(&self, task: &Task, config: &Config) -> Option<String>;
-    /// Whether it decides termination (`Config::termination`) rather than the reachability of
-    /// error locations. A strategy skips the engines that decide the other question.
-    fn decides_termination(&self) -> bool {
-        false
+    /// Whether it decides `question` (`Config::question`): the reachability of error locations,
+    /// unless it says otherwise. A strategy skips the engines that do not.
+    fn decides(&self, question: &Question) -> bool {
+        matches!(question, Question::Safety(_))
     }
     /// Whether it answers both TRUE and FALSE on programs in general (not only proves, or only
     /// refutes, or proves only programs of a special shape). The last such step of a strategy
@@ -288,8 +288,8 @@ impl Engine for Termination {
             .then(|| "buchi: termination of programs that start threads is not supported".into())
     }
 
-    fn decides_termination(&self) -> bool {
-        true
+    fn decides(&self, question: &Question) -> bool {
+        *question == Question::Termination
     }
 
     fn run(&self, task: &Task, config: &Config, stats: &mut Stats) -> (Verdict, Option<Proof>) {
@@ -438,9 +438,12 @@ impl Default for Strategy {
 }
 
 impl Strategy {
-    /// The default strategy for termination: the Büchi engine with all the time.
-    pub fn termination() -> Strategy {
-        Strategy(vec![Step { engine: &Termination, share: Share::REST, only: None }])
+    /// The default strategy for `question` (for termination: the Büchi engine with all the time).
+    pub fn for_question(question: &Question) -> Strategy {
+        match question {
+            Question::Safety(_) => Strategy::default(),
+            Question::Termination => Strategy(vec![Step { engine: &Termination, share: Share::REST, only: None }]),
+        }
     }
 
     /// The strategy without the engine `name`.
@@ -471,9 +474,8 @@ impl Strategy {
         let mut main_answer = None;
         let mut skipped = vec![];
         for step in &self.0 {
-            if step.engine.decides_termination() != config.termination {
-                let question = if config.termination { "safety, not termination" } else { "termination only" };
-                skipped.push(format!("{}: decides {question}", step.engine.name()));
+            if !step.engine.decides(&config.question) {
+                skipped.push(format!("{}: does not decide {}", step.engine.name(), config.question.kind()));
                 continue;
             }
             if let Some(kind) = step.only.filter(|&k| !k.fits(task, config)) {

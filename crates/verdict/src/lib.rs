@@ -4,6 +4,10 @@
 //! run's statistics. Everything is over the program model (`ir` statements and locations, `smt`
 //! terms): the source language's names and types are the front end's back-translation map's.
 
+mod question;
+
+pub use question::{Property, PropertyError, Question, UNCHECKED_PROPERTIES};
+
 use ir::{SourcePos, SourceType, Stmt, Violation};
 use serde::Serialize;
 use smt::{SolverStats, Term};

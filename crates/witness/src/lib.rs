@@ -7,4 +7,4 @@ pub mod harness;
 mod task;
 pub mod yaml;
 
-pub use task::{ltl, Task};
+pub use task::Task;

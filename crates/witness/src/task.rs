@@ -14,17 +14,6 @@ pub struct Task {
     pub data_model: String,
 }
 
-/// The SV-COMP LTL formula of a property name (`unreach-call` → `G ! call(reach_error())`).
-pub fn ltl(property: &str) -> String {
-    match property {
-        "unreach-call" => "G ! call(reach_error())".into(),
-        "no-overflow" => "G ! overflow".into(),
-        "termination" => "F end".into(),
-        "valid-deref" | "valid-free" | "valid-memtrack" | "valid-memcleanup" => format!("G {property}"),
-        other => format!("G ! {other}"),
-    }
-}
-
 impl Task {
     /// The SHA-256 hash of the program file in lower-case hex (empty if it cannot be read).
     pub fn file_hash(&self) -> String {
