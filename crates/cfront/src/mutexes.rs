@@ -71,11 +71,10 @@ impl Fx<'_> {
                 let m = self.word_of(object, pos)?;
                 self.effects_of(&args[1..])?;
                 let (holder, kind, depth) = (m.get(), m.at(1).get(), m.at(2).get());
-                let me = add(&[ir::threads::own_id(), int(1)]);
+                let me = holder_id();
                 let (free, mine) = (eq(&holder, &int(0)), eq(&holder, &me));
-                let recursive = eq(&kind, &int(RECURSIVE));
                 // taken: free, or held by this thread and recursive
-                let taken = or(&[free.clone(), and(&[mine.clone(), recursive.clone()])]);
+                let taken = or(&[free.clone(), and(&[mine.clone(), eq(&kind, &int(RECURSIVE))])]);
                 let (busy, wait) = match name {
                     "pthread_mutex_trylock" => (int(EBUSY), None),
                     // a lock waits for a free mutex unless an error-checking one is its own
@@ -98,7 +97,7 @@ impl Fx<'_> {
             "pthread_mutex_unlock" => {
                 let m = self.word_of(object, pos)?;
                 let (holder, kind, depth) = (m.get(), m.at(1).get(), m.at(2).get());
-                let me = add(&[ir::threads::own_id(), int(1)]);
+                let me = holder_id();
                 let checked = or(&[eq(&kind, &int(RECURSIVE)), eq(&kind, &int(ERRORCHECK))]);
                 let refused = and(&[checked, not(&eq(&holder, &me))]);
                 let left = sub(&depth, &int(1));
@@ -112,4 +111,9 @@ impl Fx<'_> {
         };
         Ok(Some(self.int_result(&result, ret_ty)))
     }
+}
+
+/// What the holder word of a typed mutex holds while the calling thread holds it.
+fn holder_id() -> smt::Term {
+    add(&[ir::threads::own_id(), int(1)])
 }

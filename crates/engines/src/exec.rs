@@ -584,18 +584,12 @@ impl Search<'_> {
     /// in this round at most `depth` letters deep (every error it reaches within the bound,
     /// that one reached); if not, it is recorded at `depth`. States are matched by hashes.
     fn explored(&mut self, node: &Node, depth: usize) -> bool {
-        let key = (node.key(), node.pc, node.relies);
-        match self.explored.get_mut(&key) {
-            Some(d) if *d <= depth => true,
-            Some(d) => {
-                *d = depth;
-                false
-            }
-            None => {
-                self.explored.insert(key, depth);
-                false
-            }
+        let shallowest = self.explored.entry((node.key(), node.pc, node.relies)).or_insert(usize::MAX);
+        if *shallowest <= depth {
+            return true;
         }
+        *shallowest = depth;
+        false
     }
 
     /// A hash of the values and the call stack.
